@@ -9,7 +9,7 @@ export default defineConfig({
       },
       {
         plugins: [cloudflareTest({ main: './src/index.ts', wrangler: { configPath: './wrangler.toml' } })],
-        test: { name: 'worker', include: ['test/worker/**/*.test.ts'], globalSetup: ['test/support/global-setup.ts'] },
+        test: { name: 'worker', include: ['test/worker/**/*.test.ts'], globalSetup: ['test/support/node/global-setup.ts'] },
       },
     ],
   },

@@ -1,6 +1,6 @@
 import { normalizeOutlinePath, normalizeTreePath } from './paths';
-import { parseNoteBody } from './markdown';
-import { outlineFromParsed } from './note-outline';
+import { analyzeNote } from './markdown';
+import { outlineFromStructure } from './note-outline';
 import { DOCUMENT_TREE_SCHEMA, type DocumentTree, type Frontmatter, type NoteOutline, type TreeNode } from './types';
 
 /**
@@ -28,5 +28,5 @@ export function treeFromOutline(outline: NoteOutline): DocumentTree {
 
 export function buildDocumentTree(path: string, frontmatter: Frontmatter, body: string): DocumentTree {
   normalizeOutlinePath(path);
-  return treeFromOutline(outlineFromParsed(path, frontmatter, parseNoteBody(body)));
+  return treeFromOutline(outlineFromStructure(path, frontmatter, analyzeNote(body)));
 }

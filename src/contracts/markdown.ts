@@ -1,7 +1,12 @@
 /**
- * The one Markdown parse shared by the body-reading contracts: plain
- * CommonMark via mdast-util-from-markdown with no extensions (the same
- * micromark stack remark-parse 11 uses), and the reference's heading walk.
+ * The Markdown analysis shared by the body-reading contracts. Builders never
+ * see the parse tree: they consume a NoteStructure, the minimum the four
+ * contracts need (heading levels and texts, and for body_available the
+ * offsets of headings and of top-level blocks with a "substantive" bit).
+ *
+ * analyzeWithMdast is the reference pipeline: plain CommonMark through
+ * mdast-util-from-markdown with no extensions (the micromark stack that
+ * remark-parse 11 uses), walked exactly as the reference builders walk it.
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Heading, Nodes, Root } from 'mdast';
@@ -10,20 +15,54 @@ import { ContractError } from './errors';
 export const MAX_NOTE_INPUT_CHARS = 1_000_000;
 export const MAX_NOTE_HEADINGS = 500;
 
-export interface ParsedNote {
-  root: Root;
-  /** Every heading node in pre-order, wherever nested; the walk never descends into a heading. */
-  headings: Heading[];
+export interface HeadingInfo {
+  /** 1..6 */
+  level: number;
+  /** NFC-normalized, whitespace-folded, trimmed plain text. */
+  text: string;
+  /** UTF-16 offsets of the heading node in the body (null when unknown). */
+  start: number | null;
+  end: number | null;
+}
+
+export interface BlockInfo {
+  /** UTF-16 start offset of a top-level, non-heading block. */
+  start: number | null;
+  substantive: boolean;
+}
+
+export interface NoteStructure {
+  /** Every heading in document pre-order, wherever nested (blockquote, list item, ...). */
+  headings: HeadingInfo[];
+  /** Direct children of the document that are not headings, in order. */
+  blocks: BlockInfo[];
 }
 
 /** Refuses (never parses) a body longer than 1,000,000 UTF-16 code units. */
-export function parseNoteBody(body: string): ParsedNote {
+export function assertBodyWithinCap(body: string): void {
   if (body.length > MAX_NOTE_INPUT_CHARS) throw new ContractError('NoteTooLarge');
-  const root = fromMarkdown(body);
-  const headings: Heading[] = [];
-  collectHeadings(root, headings);
-  return { root, headings };
 }
+
+export function analyzeWithMdast(body: string): NoteStructure {
+  assertBodyWithinCap(body);
+  const root: Root = fromMarkdown(body);
+  const headingNodes: Heading[] = [];
+  collectHeadings(root, headingNodes);
+  return {
+    headings: headingNodes.map((node) => ({
+      level: headingLevel(node),
+      text: normalizeHeadingText(headingPlainText(node)),
+      start: offsetOf(node, 'start'),
+      end: offsetOf(node, 'end'),
+    })),
+    blocks: root.children
+      .filter((node) => node.type !== 'heading')
+      .map((node) => ({ start: offsetOf(node, 'start'), substantive: isSubstantive(node) })),
+  };
+}
+
+/** The pipeline the builders use. */
+export const analyzeNote: (body: string) => NoteStructure = analyzeWithMdast;
 
 function collectHeadings(node: Nodes, out: Heading[]): void {
   if (node.type === 'heading') {
@@ -46,8 +85,7 @@ function headingPlainText(node: Nodes): string {
       return ' ';
     case 'image':
     case 'imageReference':
-      if (node.alt != null) return node.alt;
-      return '';
+      return node.alt != null ? node.alt : '';
     default:
       if (!('children' in node)) return '';
       return node.children.map((child) => headingPlainText(child as Nodes)).join(' ');
@@ -55,11 +93,24 @@ function headingPlainText(node: Nodes): string {
 }
 
 /** NFC, every whitespace run folded to one space, trimmed. */
-export function headingText(node: Heading): string {
-  return headingPlainText(node).normalize('NFC').replace(/\s+/g, ' ').trim();
+export function normalizeHeadingText(raw: string): string {
+  return raw.normalize('NFC').replace(/\s+/g, ' ').trim();
 }
 
-export function headingLevel(node: Heading): number {
+function headingLevel(node: Heading): number {
   const depth = Number(node.depth);
   return Number.isInteger(depth) && depth >= 1 && depth <= 6 ? depth : 1;
+}
+
+function offsetOf(node: Nodes, edge: 'start' | 'end'): number | null {
+  const offset = node.position?.[edge]?.offset;
+  return Number.isInteger(offset) ? (offset as number) : null;
+}
+
+/** Non-blank value or alt anywhere below, or a thematic break. */
+function isSubstantive(node: Nodes): boolean {
+  if ('value' in node && typeof node.value === 'string' && node.value.trim() !== '') return true;
+  if ('alt' in node && typeof node.alt === 'string' && node.alt.trim() !== '') return true;
+  if ('children' in node) return node.children.some((child) => isSubstantive(child as Nodes));
+  return node.type === 'thematicBreak';
 }

@@ -1,5 +1,5 @@
 import { normalizeOutlinePath, posixBasename } from './paths';
-import { MAX_NOTE_HEADINGS, headingLevel, headingText, parseNoteBody, type ParsedNote } from './markdown';
+import { MAX_NOTE_HEADINGS, analyzeNote, type NoteStructure } from './markdown';
 import { jsString, normalizeSlug } from './slug';
 import { NOTE_OUTLINE_SCHEMA, type Frontmatter, type NoteOutline, type OutlineHeading } from './types';
 
@@ -22,25 +22,25 @@ export function headingId(level: number, text: string, ordinal: number): string 
   return `h${level}-${normalizeSlug(text) || 'heading'}-${String(ordinal).padStart(4, '0')}`;
 }
 
-/** Outline from an already parsed body; the shared step for every body-reading contract. */
-export function outlineFromParsed(path: string, frontmatter: Frontmatter, parsed: ParsedNote): NoteOutline {
+/** Outline from an analyzed body; the shared step for every body-reading contract. */
+export function outlineFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): NoteOutline {
   const safePath = normalizeOutlinePath(path);
-  const visible = parsed.headings.length > MAX_NOTE_HEADINGS ? parsed.headings.slice(0, MAX_NOTE_HEADINGS) : parsed.headings;
-  const headings: OutlineHeading[] = visible.map((node, index) => {
-    const level = headingLevel(node);
-    const text = headingText(node);
-    return { level, text, id: headingId(level, text, index + 1) };
-  });
+  const visible = structure.headings.slice(0, MAX_NOTE_HEADINGS);
+  const headings: OutlineHeading[] = visible.map(({ level, text }, index) => ({
+    level,
+    text,
+    id: headingId(level, text, index + 1),
+  }));
   return {
     schema: NOTE_OUTLINE_SCHEMA,
     path: safePath,
     title: deriveTitle(frontmatter, safePath),
     headings,
-    truncated: parsed.headings.length > MAX_NOTE_HEADINGS,
+    truncated: structure.headings.length > MAX_NOTE_HEADINGS,
   };
 }
 
 export function buildNoteOutline(path: string, frontmatter: Frontmatter, body: string): NoteOutline {
   normalizeOutlinePath(path);
-  return outlineFromParsed(path, frontmatter, parseNoteBody(body));
+  return outlineFromStructure(path, frontmatter, analyzeNote(body));
 }
