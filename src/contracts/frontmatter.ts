@@ -7,8 +7,6 @@
  */
 import type { Frontmatter } from './types';
 
-const MAX_UNWRAP_ROUNDS = 8;
-
 function isPlainObject(value: unknown): value is Frontmatter {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -26,15 +24,17 @@ export function decodeWireFrontmatter(wire: unknown): Frontmatter {
   if (isPlainObject(wire)) return wire;
   if (typeof wire !== 'string') return {};
 
+  // Each string layer strictly shrinks the text (and escaping roughly doubles per layer), so
+  // unwrapping until an object appears or the text stops shrinking terminates in a few rounds.
   let text = wire.replace(/^\uFEFF/, '').trim();
-  for (let round = 0; round < MAX_UNWRAP_ROUNDS && text !== ''; round += 1) {
+  while (text !== '') {
     let parsed = tryJson(text);
     if (!parsed.ok && text.includes('\\"')) parsed = tryJson(text.replace(/\\"/g, '"'));
     if (!parsed.ok) return {};
     if (isPlainObject(parsed.value)) return parsed.value;
     if (typeof parsed.value !== 'string') return {};
     const next = parsed.value.replace(/^\uFEFF/, '').trim();
-    if (next === text) return {};
+    if (next.length >= text.length) return {};
     text = next;
   }
   return {};

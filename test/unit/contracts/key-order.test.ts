@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CONTRACTS,
+  CONTRACT_NAMES,
+  buildDocumentTree,
+  buildMetadataFacets,
+  buildNoteOutline,
+  buildSectionSource,
+} from '../../../src/contracts';
+
+// Serialized bytes are the contract: key order is compared as literal JSON text (REFERENCE-CONTRACTS 2-5).
+const PATH = 'projects/Alpha/x.md';
+const FRONTMATTER = { title: 'T', tags: 'b, a', date: '2026-01-02', updated: 'u', causal_chain_id: 'C', entity: 'E', episode_id: 'P' };
+const BODY = '# A\n\ntext\n\n## B\n';
+
+describe('payload key order', () => {
+  it('note outline', () => {
+    expect(JSON.stringify(buildNoteOutline(PATH, FRONTMATTER, BODY))).toBe(
+      '{"schema":"knowtation.note_outline/v1","path":"projects/Alpha/x.md","title":"T",' +
+        '"headings":[{"level":1,"text":"A","id":"h1-a-0001"},{"level":2,"text":"B","id":"h2-b-0002"}],"truncated":false}',
+    );
+  });
+
+  it('document tree', () => {
+    expect(JSON.stringify(buildDocumentTree(PATH, FRONTMATTER, BODY))).toBe(
+      '{"schema":"knowtation.document_tree/v0","path":"projects/Alpha/x.md","title":"T",' +
+        '"root":{"children":[{"id":"h1-a-0001","level":1,"text":"A","children":' +
+        '[{"id":"h2-b-0002","level":2,"text":"B","children":[]}]}]},"truncated":false}',
+    );
+  });
+
+  it('metadata facets', () => {
+    expect(JSON.stringify(buildMetadataFacets(PATH, FRONTMATTER, BODY))).toBe(
+      '{"schema":"knowtation.metadata_facets/v0","path":"projects/Alpha/x.md",' +
+        '"facets":{"project":"alpha","tags":["b","a"],"date":"2026-01-02","updated":"u","causal_chain_id":"c","entity":["e"],"episode_id":"p"},' +
+        '"inferred":{"folder":"projects/Alpha","source_type":null},"truncated":false}',
+    );
+  });
+
+  it('section source', () => {
+    expect(JSON.stringify(buildSectionSource(PATH, FRONTMATTER, BODY))).toBe(
+      '{"schema":"knowtation.section_source/v0","path":"projects/Alpha/x.md","title":"T","sections":[' +
+        '{"section_id":"projects-alpha-x-md:h1-a-0001","heading_id":"h1-a-0001","level":1,"heading_path":["A"],"heading_text":"A",' +
+        '"child_section_ids":["projects-alpha-x-md:h2-b-0002"],"body_available":true,"body_returned":false,"snippet_returned":false},' +
+        '{"section_id":"projects-alpha-x-md:h2-b-0002","heading_id":"h2-b-0002","level":2,"heading_path":["A","B"],"heading_text":"B",' +
+        '"child_section_ids":[],"body_available":false,"body_returned":false,"snippet_returned":false}],"truncated":false}',
+    );
+  });
+
+  it('CONTRACTS maps each public name to its builder', () => {
+    expect(CONTRACT_NAMES).toEqual(['note_outline', 'document_tree', 'metadata_facets', 'section_source']);
+    expect(CONTRACTS.note_outline).toBe(buildNoteOutline);
+    expect(CONTRACTS.document_tree).toBe(buildDocumentTree);
+    expect(CONTRACTS.metadata_facets).toBe(buildMetadataFacets);
+    expect(CONTRACTS.section_source).toBe(buildSectionSource);
+  });
+});
