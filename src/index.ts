@@ -1,7 +1,35 @@
+/**
+ * Worker entry: configuration from env, routing, the headers every response
+ * carries, and the one log line per request. An unexpected exception becomes
+ * a fixed 500 answer; its text is never sent or logged.
+ */
+import { loadConfig } from './config';
+import { buildRouter } from './http/router';
+import { errorResponse, finalizeResponse, preflightResponse } from './http/responses';
+import { newRequestLog, writeLogLine } from './log';
+
+const router = buildRouter();
+
 export default {
-  async fetch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    if (url.pathname === '/health') return Response.json({ ok: true });
-    return Response.json({ error: 'Not found', code: 'NOT_FOUND' }, { status: 404 });
+  async fetch(request: Request, env: Record<string, unknown>): Promise<Response> {
+    const startedAt = Date.now();
+    const loaded = loadConfig(env);
+    const config = loaded.ok ? loaded.config : null;
+    const log = newRequestLog('meta', 'unknown');
+    let response: Response;
+    try {
+      if (request.method === 'OPTIONS') {
+        log.op = 'preflight';
+        response = preflightResponse(request, config);
+      } else {
+        response = await router.fetch(request, { request, config, log });
+      }
+    } catch {
+      log.outcome = 'INTERNAL_ERROR';
+      response = errorResponse(500, 'INTERNAL_ERROR', 'Runtime failure');
+    }
+    log.status = response.status;
+    writeLogLine(log, startedAt);
+    return finalizeResponse(response, request, config, log.rid);
   },
-} satisfies ExportedHandler;
+} satisfies ExportedHandler<Record<string, unknown>>;

@@ -1,9 +1,22 @@
-import { createServer } from 'node:http';
+// vitest globalSetup (runs in Node): one demo canister with the control API for the whole run.
+// Worker tests reach it through inject('canisterUrl') / inject('canisterSecret') and the helpers
+// in test/support/worker/canister.ts; each test uses its own user id, so they never share a partition.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-export default async function setup(project: TestProject) {
-  const server = createServer((req, res) => { res.setHeader('content-type','application/json'); res.end(JSON.stringify({url:req.url})); });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const addr = server.address() as any;
-  project.provide('canisterUrl', `http://127.0.0.1:${addr.port}`);
-  return () => new Promise<void>((r) => server.close(() => r()));
+import { startDemoCanister } from '../../../demo/canister.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const secret = randomBytes(32).toString('hex');
+  const canister = await startDemoCanister({
+    control: true,
+    gatewaySecret: secret,
+    vaultDir: path.join(repoRoot, 'demo', 'vault'),
+  });
+  project.provide('canisterUrl', canister.url);
+  project.provide('canisterSecret', secret);
+  return () => canister.close();
 }

@@ -1,0 +1,64 @@
+// Types for demo/canister.mjs (kept in step with its JSDoc).
+
+/** A misbehaviour injected for one note path of one (user, vault) partition. */
+export type CanisterFault =
+  /** Answer with this status (default body: a JSON error object). */
+  | { kind: 'status'; status: number; body?: string; contentType?: string }
+  /** 200 with exactly this text (e.g. HTML or truncated JSON). */
+  | { kind: 'text'; body: string; contentType?: string }
+  /** Never answer; the socket stays open. */
+  | { kind: 'hang' }
+  /** 200 headers and half of the note JSON, then nothing more. */
+  | { kind: 'hang-body' }
+  /** Destroy the socket without any response. */
+  | { kind: 'reset' }
+  /** 200 headers and half of the note JSON, then destroy the socket. */
+  | { kind: 'reset-mid-body' }
+  /** The valid note JSON in `chunks` pieces, one every `intervalMs`. */
+  | { kind: 'drip'; chunks: number; intervalMs: number }
+  /** 200, a valid note JSON whose body string is `bytes` characters, streamed (chunked unless declareLength). */
+  | { kind: 'huge'; bytes: number; declareLength?: boolean };
+
+/** A note for POST /__control/notes. */
+export interface SeedNote {
+  path: string;
+  /** An object is stored as JSON text; a string is stored verbatim; absent -> "{}". */
+  frontmatter?: unknown;
+  body?: string;
+  /** When present (any JSON value), the 200 response body is exactly JSON.stringify(raw). */
+  raw?: unknown;
+}
+
+/** One entry of GET /__control/requests. */
+export interface RecordedRequest {
+  method: string;
+  /** Raw request target including the query string. */
+  url: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface DemoCanisterOptions {
+  host?: string;
+  port?: number;
+  /** Required value of X-Gateway-Auth; empty or absent denies every authenticated route. */
+  gatewaySecret?: string;
+  /** Folder whose *.md files are loaded into (seedUser, seedVault). */
+  vaultDir?: string;
+  seedUser?: string;
+  seedVault?: string;
+  /** Enables the /__control/ test API and the request log. */
+  control?: boolean;
+}
+
+export interface DemoCanister {
+  /** Base URL without a trailing slash. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export function startDemoCanister(options?: DemoCanisterOptions): Promise<DemoCanister>;
+export function parseVaultNote(text: string): { frontmatter: string; body: string };
+export function loadVault(vaultDir: string): Promise<Array<{ path: string; frontmatter: string; body: string }>>;
+export function sanitizeVaultId(header: string | string[] | undefined | null): string;

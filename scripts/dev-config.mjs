@@ -1,0 +1,34 @@
+// @ts-check
+/**
+ * Local development constants shared by `npm start`, the token script and the tests.
+ * None of these values is a secret: they are published in the repository so that a local
+ * Worker, a local demo canister and locally minted tokens agree with each other. A deployed
+ * Worker must never use them; `isDevSecret` lets tooling refuse them outside local use.
+ */
+
+/** HS256 key of the local Worker (SESSION_SECRET) and of tokens minted by scripts/token.mjs. */
+export const DEV_SESSION_SECRET = 'knowtation-edge-local-dev-secret-not-for-production';
+
+/** Shared secret between the local Worker (CANISTER_AUTH_SECRET) and the demo canister (X-Gateway-Auth). */
+export const DEV_CANISTER_AUTH_SECRET = 'knowtation-edge-local-canister-auth-not-for-production';
+
+/** Port of the demo canister started by `npm start`. */
+export const DEV_CANISTER_PORT = 8788;
+
+/** Port of `wrangler dev` started by `npm start`. */
+export const WORKER_PORT = 8787;
+
+/** Canister partition the demo vault is loaded into, and the default token subject. */
+export const DEMO_USER = 'demo';
+export const DEMO_VAULT = 'default';
+
+const DEV_SECRETS = new Set([DEV_SESSION_SECRET, DEV_CANISTER_AUTH_SECRET]);
+
+/**
+ * True only for the published development secrets above.
+ * @param {unknown} secret
+ * @returns {boolean}
+ */
+export function isDevSecret(secret) {
+  return typeof secret === 'string' && DEV_SECRETS.has(secret);
+}

@@ -1,0 +1,43 @@
+/**
+ * Role -> tool ACL, complete as in the reference (REFERENCE-CONTRACTS 6.2),
+ * so later tools slot in. The four body-free contracts are read tools and
+ * therefore open to every role, including the fallback for unknown roles.
+ */
+export const READ_TOOLS = [
+  'search',
+  'get_note',
+  'get_note_outline',
+  'get_document_tree',
+  'get_metadata_facets',
+  'get_section_source',
+  'list_notes',
+  'relate',
+  'backlinks',
+  'extract_tasks',
+  'cluster',
+  'tag_suggest',
+  'summarize',
+  'enrich',
+] as const;
+
+export const WRITE_TOOLS = [...READ_TOOLS, 'write', 'hub_create_proposal', 'capture', 'transcribe', 'vault_sync'] as const;
+
+export const ADMIN_TOOLS = [...WRITE_TOOLS, 'index', 'export', 'import', 'import_url'] as const;
+
+export type Role = 'viewer' | 'editor' | 'evaluator' | 'admin';
+
+const TOOLS_BY_ROLE: Record<Role, ReadonlySet<string>> = {
+  viewer: new Set(READ_TOOLS),
+  editor: new Set(WRITE_TOOLS),
+  evaluator: new Set(WRITE_TOOLS),
+  admin: new Set(ADMIN_TOOLS),
+};
+
+/** Any role claim other than the four known ones gets the viewer set. */
+export function normalizeRole(claim: unknown): Role {
+  return claim === 'editor' || claim === 'evaluator' || claim === 'admin' || claim === 'viewer' ? claim : 'viewer';
+}
+
+export function isToolAllowed(role: Role, tool: string): boolean {
+  return TOOLS_BY_ROLE[role].has(tool);
+}

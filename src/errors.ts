@@ -1,0 +1,93 @@
+/**
+ * The closed set of failures a request can end in. Adapters map a kind to a
+ * status and a fixed message; no exception text, upstream text or request
+ * input ever reaches a response or a log line.
+ */
+export type ReadError =
+  | { kind: 'Unauthorized'; invalidToken: boolean }
+  | { kind: 'InsufficientScope' }
+  | { kind: 'VaultForbidden' }
+  | { kind: 'InvalidVault' }
+  | { kind: 'InvalidPath' }
+  | { kind: 'InvalidArguments' }
+  | { kind: 'NotFound' }
+  | { kind: 'UpstreamDenied'; status: number }
+  | { kind: 'UpstreamStatus'; status: number }
+  | { kind: 'UpstreamTimeout' }
+  | { kind: 'UpstreamUnreachable' }
+  | { kind: 'InvalidNoteResponse' }
+  | { kind: 'NoteTooLarge' }
+  | { kind: 'Misconfigured' }
+  | { kind: 'Runtime' };
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ReadError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = <T = never>(error: ReadError): Result<T> => ({ ok: false, error });
+
+export interface RestError {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** REST status, stable code and message for every failure. */
+export function restError(error: ReadError, misconfiguredMessage = 'Service unavailable'): RestError {
+  switch (error.kind) {
+    case 'Unauthorized':
+      return { status: 401, code: 'UNAUTHORIZED', message: 'Unauthorized' };
+    case 'InsufficientScope':
+      return { status: 403, code: 'FORBIDDEN', message: 'Forbidden' };
+    case 'VaultForbidden':
+      return { status: 403, code: 'FORBIDDEN', message: 'Access to this vault is not allowed.' };
+    case 'InvalidVault':
+      return { status: 400, code: 'INVALID_VAULT', message: 'Invalid vault' };
+    case 'InvalidPath':
+    case 'InvalidArguments':
+      return { status: 400, code: 'INVALID_PATH', message: 'Invalid path' };
+    case 'NotFound':
+      return { status: 404, code: 'NOT_FOUND', message: 'Not found' };
+    case 'UpstreamDenied':
+      return { status: 403, code: 'FORBIDDEN', message: 'Forbidden' };
+    case 'UpstreamStatus':
+      return { status: 502, code: 'BAD_GATEWAY', message: `Upstream ${error.status}` };
+    case 'UpstreamUnreachable':
+      return { status: 502, code: 'BAD_GATEWAY', message: 'Bad Gateway' };
+    case 'InvalidNoteResponse':
+      return { status: 502, code: 'BAD_GATEWAY', message: 'Invalid note response' };
+    case 'UpstreamTimeout':
+      return { status: 504, code: 'UPSTREAM_TIMEOUT', message: 'Upstream timeout' };
+    case 'NoteTooLarge':
+      return { status: 422, code: 'NOTE_TOO_LARGE', message: 'Note too large' };
+    case 'Misconfigured':
+      return { status: 503, code: 'SERVICE_UNAVAILABLE', message: misconfiguredMessage };
+    case 'Runtime':
+      return { status: 500, code: 'INTERNAL_ERROR', message: 'Runtime failure' };
+  }
+}
+
+/** The message inside an MCP tool error (code is always UPSTREAM_ERROR, as in the reference). */
+export function mcpToolErrorMessage(error: ReadError): string {
+  switch (error.kind) {
+    case 'InvalidPath':
+      return 'Invalid path';
+    case 'InvalidArguments':
+      return 'Invalid arguments';
+    case 'NotFound':
+      return 'Upstream 404';
+    case 'UpstreamDenied':
+    case 'UpstreamStatus':
+      return `Upstream ${error.status}`;
+    case 'UpstreamTimeout':
+      return 'Upstream timeout';
+    case 'NoteTooLarge':
+      return 'Note too large';
+    default:
+      return 'Runtime failure';
+  }
+}
+
+/** Outcome class for the log line: 'ok' or the stable error code. */
+export function outcomeCode(error: ReadError): string {
+  return restError(error).code;
+}

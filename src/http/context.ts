@@ -1,0 +1,11 @@
+import type { Config } from '../config';
+import type { RequestLog } from '../log';
+
+/** What every route handler receives. `config` is null when the environment is invalid. */
+export interface RouteContext {
+  request: Request;
+  config: Config | null;
+  log: RequestLog;
+}
+
+export type RouteHandler = (context: RouteContext) => Promise<Response> | Response;

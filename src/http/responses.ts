@@ -1,0 +1,88 @@
+/**
+ * Response construction for every route: JSON bodies, the security headers
+ * every response carries, CORS for allowed origins only, and the Bearer
+ * challenge. Error bodies are always {"error","code"} with fixed texts.
+ */
+import type { Config } from '../config';
+import { restError, type ReadError } from '../errors';
+
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Cache-Control': 'private, no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Vault-Id, MCP-Protocol-Version';
+export const CORS_EXPOSED_HEADERS = 'WWW-Authenticate, X-Request-Id';
+export const CORS_ALLOWED_METHODS = 'GET, POST, OPTIONS';
+
+export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  const response = new Response(JSON.stringify(body), { status, headers });
+  response.headers.set('Content-Type', 'application/json; charset=utf-8');
+  return response;
+}
+
+export function errorResponse(status: number, code: string, message: string, headers: HeadersInit = {}): Response {
+  return jsonResponse({ error: message, code }, status, headers);
+}
+
+export function protectedResourceMetadataUrl(request: Request): string {
+  return `${new URL(request.url).origin}/.well-known/oauth-protected-resource`;
+}
+
+/** RFC 6750 / RFC 9728 challenge for 401 and insufficient-scope 403 answers. */
+export function bearerChallenge(request: Request, error: ReadError): string | null {
+  const metadata = `resource_metadata="${protectedResourceMetadataUrl(request)}"`;
+  if (error.kind === 'Unauthorized') {
+    return error.invalidToken ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`;
+  }
+  if (error.kind === 'InsufficientScope') return `Bearer error="insufficient_scope", scope="vault:read", ${metadata}`;
+  return null;
+}
+
+/** REST error answer for a typed failure, with the Bearer challenge where one applies. */
+export function restErrorResponse(request: Request, error: ReadError, misconfiguredMessage?: string): Response {
+  const mapped = restError(error, misconfiguredMessage);
+  const challenge = bearerChallenge(request, error);
+  return errorResponse(mapped.status, mapped.code, mapped.message, challenge ? { 'WWW-Authenticate': challenge } : {});
+}
+
+const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?$/;
+
+/**
+ * Exact match against CORS_ORIGINS; with ENVIRONMENT=local, loopback
+ * origins on any port too (MCP Inspector, local tools). Nothing else.
+ */
+export function isOriginAllowed(config: Config | null, origin: string): boolean {
+  if (!config) return false;
+  if (config.corsOrigins.includes(origin)) return true;
+  return config.environment === 'local' && LOOPBACK_ORIGIN.test(origin);
+}
+
+/** Adds the headers every response carries, and CORS headers when the request's origin is allowed. */
+export function finalizeResponse(response: Response, request: Request, config: Config | null, requestId: string): Response {
+  const out = new Response(response.body, response);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) out.headers.set(name, value);
+  if (!out.headers.has('Content-Type')) out.headers.set('Content-Type', 'application/json; charset=utf-8');
+  out.headers.set('X-Request-Id', requestId);
+  out.headers.append('Vary', 'Origin');
+  const origin = request.headers.get('Origin');
+  if (origin && isOriginAllowed(config, origin)) {
+    out.headers.set('Access-Control-Allow-Origin', origin);
+    out.headers.set('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
+  }
+  return out;
+}
+
+/** Preflight: never needs a token; grants only allowed origins. */
+export function preflightResponse(request: Request, config: Config | null): Response {
+  const origin = request.headers.get('Origin');
+  const headers: Record<string, string> = {};
+  if (origin && isOriginAllowed(config, origin)) {
+    headers['Access-Control-Allow-Methods'] = CORS_ALLOWED_METHODS;
+    headers['Access-Control-Allow-Headers'] = CORS_ALLOWED_HEADERS;
+    headers['Access-Control-Max-Age'] = '600';
+  }
+  return new Response(null, { status: 204, headers });
+}

@@ -1,0 +1,42 @@
+/**
+ * Hub REST adapter: GET /api/v1/<contract>?path= -> the payload, or a
+ * sanitized {"error","code"}. A screen of code over the shared pipeline.
+ */
+import type { ContractName } from '../contracts';
+import { authenticate } from '../auth/jwt';
+import { outcomeCode, type ReadError } from '../errors';
+import { readContract } from '../read-note';
+import type { RouteContext, RouteHandler } from './context';
+import { jsonResponse, restErrorResponse } from './responses';
+
+const NOT_CONFIGURED: Record<ContractName, string> = {
+  note_outline: 'Hosted NoteOutline is not configured',
+  document_tree: 'Hosted DocumentTree is not configured',
+  metadata_facets: 'Hosted MetadataFacets is not configured',
+  section_source: 'Hosted SectionSource is not configured',
+};
+
+export function restRoute(contract: ContractName): RouteHandler {
+  return async ({ request, config, log }: RouteContext): Promise<Response> => {
+    const refuse = (error: ReadError): Response => {
+      log.outcome = outcomeCode(error);
+      return restErrorResponse(request, error, NOT_CONFIGURED[contract]);
+    };
+    if (!config) return refuse({ kind: 'Misconfigured' });
+
+    const principal = await authenticate(request, config, Math.floor(Date.now() / 1000));
+    if (!principal.ok) return refuse(principal.error);
+
+    // Exactly one `path` value: a repeated or missing one is an invalid path.
+    const paths = new URL(request.url).searchParams.getAll('path');
+    const result = await readContract({
+      config,
+      principal: principal.value,
+      contract,
+      rawPath: paths.length === 1 ? paths[0] : undefined,
+      vaultHeader: request.headers.get('X-Vault-Id'),
+      log,
+    });
+    return result.ok ? jsonResponse(result.value) : refuse(result.error);
+  };
+}

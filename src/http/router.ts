@@ -1,0 +1,85 @@
+/**
+ * The route table. Every HTTP route the Worker serves is listed here once;
+ * openapi.yaml must list the same paths (a test keeps them in lock-step).
+ * Known paths answer 405 with Allow for other methods; anything else is a
+ * JSON 404.
+ */
+import { Router } from 'itty-router';
+import type { RouteContext, RouteHandler } from './context';
+import { restRoute } from './rest';
+import { mcpMethodNotAllowed, mcpRoute } from './mcp';
+import { health, protectedResourceMetadata } from './well-known';
+import { scoolingSmokeRoute } from './scooling';
+import { errorResponse } from './responses';
+import type { Surface } from '../log';
+
+export interface RouteSpec {
+  path: string;
+  method: 'GET' | 'POST';
+  /** Name used in log lines. */
+  op: string;
+  surface: Surface;
+  handler: RouteHandler;
+}
+
+export const ROUTES: RouteSpec[] = [
+  { path: '/health', method: 'GET', op: 'health', surface: 'meta', handler: health },
+  {
+    path: '/.well-known/oauth-protected-resource',
+    method: 'GET',
+    op: 'protected_resource',
+    surface: 'meta',
+    handler: protectedResourceMetadata(''),
+  },
+  {
+    path: '/.well-known/oauth-protected-resource/mcp',
+    method: 'GET',
+    op: 'protected_resource',
+    surface: 'meta',
+    handler: protectedResourceMetadata('/mcp'),
+  },
+  { path: '/api/v1/note-outline', method: 'GET', op: 'note_outline', surface: 'rest', handler: restRoute('note_outline') },
+  { path: '/api/v1/document-tree', method: 'GET', op: 'document_tree', surface: 'rest', handler: restRoute('document_tree') },
+  {
+    path: '/api/v1/metadata-facets',
+    method: 'GET',
+    op: 'metadata_facets',
+    surface: 'rest',
+    handler: restRoute('metadata_facets'),
+  },
+  { path: '/api/v1/section-source', method: 'GET', op: 'section_source', surface: 'rest', handler: restRoute('section_source') },
+  { path: '/mcp', method: 'POST', op: 'mcp', surface: 'mcp', handler: mcpRoute },
+  {
+    path: '/scooling/note-outline/smoke',
+    method: 'GET',
+    op: 'scooling_smoke',
+    surface: 'rest',
+    handler: scoolingSmokeRoute,
+  },
+];
+
+type Args = [RouteContext];
+
+export function buildRouter() {
+  const router = Router<Request, Args>();
+  for (const route of ROUTES) {
+    router[route.method === 'GET' ? 'get' : 'post'](route.path, (_request, context) => {
+      context.log.op = route.op;
+      context.log.surface = route.surface;
+      return route.handler(context);
+    });
+  }
+  for (const path of new Set(ROUTES.map((route) => route.path))) {
+    const allow = [...ROUTES.filter((route) => route.path === path).map((route) => route.method), 'OPTIONS'].join(', ');
+    router.all(path, (_request, context) => {
+      context.log.outcome = 'METHOD_NOT_ALLOWED';
+      if (path === '/mcp') return mcpMethodNotAllowed();
+      return errorResponse(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', { Allow: allow });
+    });
+  }
+  router.all('*', (_request, context) => {
+    context.log.outcome = 'NOT_FOUND';
+    return errorResponse(404, 'NOT_FOUND', 'Not found');
+  });
+  return router;
+}

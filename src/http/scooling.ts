@@ -1,0 +1,57 @@
+/**
+ * Scooling smoke bridge: GET /scooling/note-outline/smoke?path=
+ *
+ * Off (a plain 404) unless SCOOLING_SMOKE_ENABLED=true and ENVIRONMENT is
+ * local or staging. The bridge owns its upstream credential
+ * (SCOOLING_SMOKE_TOKEN, verified like any bearer token), so a request that
+ * carries its own Authorization or Cookie is refused. The NoteOutline is
+ * validated against its schema before it is returned, raw, with no envelope.
+ */
+import { Validator } from '@cfworker/json-schema';
+import { NOTE_OUTLINE_JSON_SCHEMA } from '../contracts/schemas';
+import { authenticate } from '../auth/jwt';
+import { outcomeCode, type ReadError } from '../errors';
+import { readContract } from '../read-note';
+import type { RouteContext } from './context';
+import { errorResponse, jsonResponse, restErrorResponse } from './responses';
+
+const outlineValidator = new Validator(NOTE_OUTLINE_JSON_SCHEMA as unknown as object, '2020-12', false);
+
+export async function scoolingSmokeRoute({ request, config, log }: RouteContext): Promise<Response> {
+  const enabled =
+    config?.scoolingSmoke.enabled === true && (config.environment === 'local' || config.environment === 'staging');
+  if (!config || !enabled) {
+    log.outcome = 'NOT_FOUND';
+    return errorResponse(404, 'NOT_FOUND', 'Not found');
+  }
+  const refuse = (error: ReadError): Response => {
+    log.outcome = outcomeCode(error);
+    const response = restErrorResponse(request, error, 'Scooling smoke bridge is not configured');
+    response.headers.delete('WWW-Authenticate');
+    return response;
+  };
+  if (request.headers.has('Authorization') || request.headers.has('Cookie')) {
+    log.outcome = 'CREDENTIALS_REFUSED';
+    return errorResponse(400, 'CREDENTIALS_REFUSED', 'Credentials are not accepted on this route');
+  }
+  const token = config.scoolingSmoke.token;
+  if (!token) return refuse({ kind: 'Misconfigured' });
+
+  const bridgeRequest = new Request(request.url, { headers: { Authorization: `Bearer ${token}` } });
+  const principal = await authenticate(bridgeRequest, config, Math.floor(Date.now() / 1000));
+  // A bridge whose own credential fails is misconfigured, not the caller's fault.
+  if (!principal.ok) return refuse({ kind: 'Misconfigured' });
+
+  const paths = new URL(request.url).searchParams.getAll('path');
+  const result = await readContract({
+    config,
+    principal: principal.value,
+    contract: 'note_outline',
+    rawPath: paths.length === 1 ? paths[0] : undefined,
+    vaultHeader: request.headers.get('X-Vault-Id'),
+    log,
+  });
+  if (!result.ok) return refuse(result.error);
+  if (!outlineValidator.validate(result.value).valid) return refuse({ kind: 'Runtime' });
+  return jsonResponse(result.value);
+}

@@ -1,0 +1,65 @@
+/**
+ * One structured line per request, built only from allowlisted fields whose
+ * values are ids, enums and numbers: never a path, heading text, body,
+ * token, secret or upstream text. Bounded to MAX_LOG_LINE_BYTES.
+ */
+export const MAX_LOG_LINE_BYTES = 512;
+
+export type Surface = 'rest' | 'mcp' | 'meta';
+export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'none';
+
+export interface RequestLog {
+  rid: string;
+  surface: Surface;
+  /** Route name or MCP tool/method name from a fixed vocabulary. */
+  op: string;
+  /** 'ok' or a stable error code. */
+  outcome: string;
+  status: number;
+  upstream: StatusClass;
+  ms: number;
+  sections: number | null;
+  truncated: boolean | null;
+}
+
+export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'status', 'upstream', 'ms', 'sections', 'truncated'] as const;
+
+export function statusClass(status: number | null): StatusClass {
+  if (status == null) return 'none';
+  if (status >= 200 && status < 300) return '2xx';
+  if (status >= 300 && status < 400) return '3xx';
+  if (status >= 400 && status < 500) return '4xx';
+  return '5xx';
+}
+
+export function newRequestLog(surface: Surface, op: string): RequestLog {
+  return {
+    rid: crypto.randomUUID(),
+    surface,
+    op,
+    outcome: 'ok',
+    status: 200,
+    upstream: 'none',
+    ms: 0,
+    sections: null,
+    truncated: null,
+  };
+}
+
+const SAFE_TOKEN = /^[A-Za-z0-9_./:-]{1,64}$/;
+
+/** Serializes the allowlisted fields; any string that is not a short safe token is replaced. */
+export function formatLogLine(log: RequestLog): string {
+  const line: Record<string, unknown> = {};
+  for (const field of LOG_FIELDS) {
+    const value = log[field];
+    line[field] = typeof value === 'string' && !SAFE_TOKEN.test(value) ? 'invalid' : value;
+  }
+  const text = JSON.stringify(line);
+  return text.length <= MAX_LOG_LINE_BYTES ? text : JSON.stringify({ rid: log.rid, outcome: 'log_overflow' });
+}
+
+export function writeLogLine(log: RequestLog, startedAt: number): void {
+  log.ms = Math.max(0, Date.now() - startedAt);
+  console.log(formatLogLine(log));
+}

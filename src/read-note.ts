@@ -1,0 +1,69 @@
+/**
+ * THE pipeline, shared by REST and MCP:
+ * ACL -> vault -> path (refused before any fetch) -> one canister GET ->
+ * decode -> scope -> build. Authentication happens in the adapters, which
+ * hand in a verified Principal. Every outcome is a value; exceptions from
+ * the builders are mapped to their typed kinds here and nowhere else.
+ */
+import { CONTRACTS, ContractError, decodeWireFrontmatter, type ContractName, type ContractPayload } from './contracts';
+import { isToolAllowed } from './auth/acl';
+import type { Principal } from './auth/jwt';
+import type { Config } from './config';
+import { fail, ok, type Result } from './errors';
+import type { RequestLog } from './log';
+import { statusClass } from './log';
+import { readNoteFromCanister } from './vault/canister';
+import { isInScope, normalizeVaultPath, resolveVault } from './vault/path';
+
+export const TOOL_BY_CONTRACT: Record<ContractName, string> = {
+  note_outline: 'get_note_outline',
+  document_tree: 'get_document_tree',
+  metadata_facets: 'get_metadata_facets',
+  section_source: 'get_section_source',
+};
+
+export interface ReadRequest {
+  config: Config;
+  principal: Principal;
+  contract: ContractName;
+  rawPath: unknown;
+  /** Raw X-Vault-Id header value. */
+  vaultHeader: string | null;
+  log: RequestLog;
+}
+
+export async function readContract(request: ReadRequest): Promise<Result<ContractPayload>> {
+  const { config, principal, contract, log } = request;
+  if (!isToolAllowed(principal.role, TOOL_BY_CONTRACT[contract])) return fail({ kind: 'InsufficientScope' });
+  const vault = resolveVault(principal, request.vaultHeader);
+  if (!vault.ok) return vault;
+  const path = normalizeVaultPath(request.rawPath);
+  if (!path.ok) return path;
+
+  const read = await readNoteFromCanister(config, principal, vault.value, path.value);
+  log.upstream = statusClass(read.upstreamStatus);
+  if (!read.result.ok) return read.result;
+
+  const frontmatter = decodeWireFrontmatter(read.result.value.frontmatter);
+  if (!isInScope(principal, path.value, frontmatter)) return fail({ kind: 'NotFound' });
+
+  try {
+    const payload = CONTRACTS[contract](path.value, frontmatter, read.result.value.body);
+    recordShape(log, payload);
+    return ok(payload);
+  } catch (error) {
+    if (error instanceof ContractError) return fail({ kind: error.kind });
+    return fail({ kind: 'Runtime' });
+  }
+}
+
+function recordShape(log: RequestLog, payload: ContractPayload): void {
+  log.truncated = payload.truncated;
+  if ('headings' in payload) log.sections = payload.headings.length;
+  else if ('sections' in payload) log.sections = payload.sections.length;
+  else if ('root' in payload) log.sections = countNodes(payload.root.children);
+}
+
+function countNodes(nodes: { children: unknown[] }[]): number {
+  return nodes.reduce((sum, node) => sum + 1 + countNodes(node.children as { children: unknown[] }[]), 0);
+}

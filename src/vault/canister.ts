@@ -1,0 +1,129 @@
+/**
+ * The only network code: one GET of one note from the canister.
+ *
+ * Guards: the whole exchange (headers and body) runs under one deadline;
+ * redirects are not followed; a non-2xx answer is mapped from its status
+ * alone and its body is never read; a 2xx body is streamed and abandoned
+ * past MAX_NOTE_RESPONSE_BYTES; of the JSON only `frontmatter` and `body`
+ * are trusted (the canister's own `path` is ignored).
+ */
+import type { Config } from '../config';
+import { fail, ok, type Result } from '../errors';
+import type { Principal } from '../auth/jwt';
+
+export const MAX_NOTE_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+export interface CanisterNote {
+  /** Wire frontmatter as the canister sent it (JSON text, usually). */
+  frontmatter: unknown;
+  body: string;
+}
+
+export interface CanisterRead {
+  result: Result<CanisterNote>;
+  /** HTTP status of the canister answer, or null when none arrived. */
+  upstreamStatus: number | null;
+}
+
+export function canisterNoteUrl(config: Config, path: string): string {
+  return `${config.canisterUrl}/api/v1/notes/${encodeURIComponent(path)}`;
+}
+
+function canisterHeaders(config: Config, principal: Principal, vaultId: string): Headers {
+  const headers = new Headers({
+    Accept: 'application/json',
+    Authorization: `Bearer ${principal.token}`,
+    'X-Vault-Id': vaultId,
+    'X-User-Id': principal.canisterUserId,
+    'X-Actor-Id': principal.sub,
+  });
+  if (config.canisterAuthSecret) headers.set('X-Gateway-Auth', config.canisterAuthSecret);
+  return headers;
+}
+
+class ResponseTooLarge extends Error {}
+
+async function readCappedText(response: Response, signal: AbortSignal): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_NOTE_RESPONSE_BYTES) throw new ResponseTooLarge();
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const onAbort = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      total += value.byteLength;
+      if (total > MAX_NOTE_RESPONSE_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw new ResponseTooLarge();
+      }
+      chunks.push(value);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function parseNote(text: string): Result<CanisterNote> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return fail({ kind: 'InvalidNoteResponse' });
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return fail({ kind: 'InvalidNoteResponse' });
+  const { frontmatter, body } = data as { frontmatter?: unknown; body?: unknown };
+  if (body != null && typeof body !== 'string') return fail({ kind: 'InvalidNoteResponse' });
+  return ok({ frontmatter, body: body ?? '' });
+}
+
+function statusError(status: number): Result<CanisterNote> {
+  if (status === 404) return fail({ kind: 'NotFound' });
+  if (status === 401 || status === 403) return fail({ kind: 'UpstreamDenied', status });
+  return fail({ kind: 'UpstreamStatus', status });
+}
+
+/** Reads exactly one note; never retries, never lists, never writes. */
+export async function readNoteFromCanister(
+  config: Config,
+  principal: Principal,
+  vaultId: string,
+  path: string,
+): Promise<CanisterRead> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('deadline', 'TimeoutError')), config.canisterTimeoutMs);
+  let upstreamStatus: number | null = null;
+  try {
+    const response = await fetch(canisterNoteUrl(config, path), {
+      method: 'GET',
+      headers: canisterHeaders(config, principal, vaultId),
+      redirect: 'manual',
+      signal: controller.signal,
+    });
+    upstreamStatus = response.status;
+    if (response.status < 200 || response.status > 299) {
+      await response.body?.cancel().catch(() => {});
+      return { result: statusError(response.status), upstreamStatus };
+    }
+    const text = await readCappedText(response, controller.signal);
+    return { result: parseNote(text), upstreamStatus };
+  } catch (error) {
+    if (error instanceof ResponseTooLarge) return { result: fail({ kind: 'NoteTooLarge' }), upstreamStatus };
+    if (controller.signal.aborted) return { result: fail({ kind: 'UpstreamTimeout' }), upstreamStatus };
+    return { result: fail({ kind: 'UpstreamUnreachable' }), upstreamStatus };
+  } finally {
+    clearTimeout(timer);
+  }
+}

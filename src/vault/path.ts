@@ -1,0 +1,92 @@
+/**
+ * Request-level path and vault policy, applied before any upstream read.
+ * A refused value is never echoed: callers get only the error kind.
+ */
+import { ContractError, normalizeHostedPath } from '../contracts';
+import { fail, ok, type Result } from '../errors';
+import type { Principal } from '../auth/jwt';
+
+export const MAX_PATH_CHARS = 1024;
+const VAULT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Characters that render like '.', '/' or '\' and must not smuggle a traversal past a later decoder. */
+const LOOKALIKES: Record<string, string> = {
+  '\u2024': '.', // ONE DOT LEADER
+  '\uFE52': '.', // SMALL FULL STOP
+  '\uFF0E': '.', // FULLWIDTH FULL STOP
+  '\u3002': '.', // IDEOGRAPHIC FULL STOP
+  '\uFF61': '.', // HALFWIDTH IDEOGRAPHIC FULL STOP
+  '\u2215': '/', // DIVISION SLASH
+  '\u2044': '/', // FRACTION SLASH
+  '\uFF0F': '/', // FULLWIDTH SOLIDUS
+  '\u29F8': '/', // BIG SOLIDUS
+  '\u2571': '/', // BOX DRAWINGS LIGHT DIAGONAL
+  '\uFF3C': '\\', // FULLWIDTH REVERSE SOLIDUS
+  '\u29F9': '\\', // BIG REVERSE SOLIDUS
+  '\u2216': '\\', // SET MINUS
+  '\uFE68': '\\', // SMALL REVERSE SOLIDUS
+};
+const LOOKALIKE_PATTERN = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'g');
+const ENCODED_SEPARATOR_OR_DOT = /%(25)*(2e|2f|5c)/gi;
+
+/**
+ * What a lenient downstream could turn the path into: percent-encoded dots
+ * and separators decoded (also when double-encoded), NFKC-folded, look-alike
+ * dots and slashes mapped to ASCII. Used only to decide refusal.
+ */
+function skeleton(path: string): string {
+  const decoded = path.replace(ENCODED_SEPARATOR_OR_DOT, (match) => {
+    const hex = match.slice(-2).toLowerCase();
+    return hex === '2e' ? '.' : hex === '2f' ? '/' : '\\';
+  });
+  return decoded.normalize('NFKC').replace(LOOKALIKE_PATTERN, (ch) => LOOKALIKES[ch] ?? ch);
+}
+
+/**
+ * The one path rule for every contract on every surface: the hosted
+ * normalizer (trim, '\' -> '/', no absolute or drive form, no '..', empty
+ * segments dropped), plus refusal of NUL, over-long input, and any input
+ * whose skeleton would escape the vault. Ordinary names (a '%', a tab,
+ * 'C:name.md') are served as they are.
+ */
+export function normalizeVaultPath(raw: unknown): Result<string> {
+  if (typeof raw !== 'string' || raw.length > MAX_PATH_CHARS || raw.includes('\0')) return fail({ kind: 'InvalidPath' });
+  try {
+    const normalized = normalizeHostedPath(raw);
+    normalizeHostedPath(skeleton(raw));
+    return ok(normalized);
+  } catch (error) {
+    if (error instanceof ContractError) return fail({ kind: 'InvalidPath' });
+    throw error;
+  }
+}
+
+/** X-Vault-Id: trimmed, 'default' when absent or blank, then [A-Za-z0-9_-]{1,64}. */
+export function normalizeVaultId(header: string | null): Result<string> {
+  const vaultId = (header ?? '').trim() || 'default';
+  return VAULT_ID.test(vaultId) ? ok(vaultId) : fail({ kind: 'InvalidVault' });
+}
+
+/** The vault must be well-formed and, when the principal carries an allowlist, on it. */
+export function resolveVault(principal: Principal, header: string | null): Result<string> {
+  const vault = normalizeVaultId(header);
+  if (!vault.ok) return vault;
+  if (principal.allowedVaultIds && !principal.allowedVaultIds.includes(vault.value)) {
+    return fail({ kind: 'VaultForbidden' });
+  }
+  return vault;
+}
+
+/**
+ * Hosted scope: a scoped principal may read a note only when its folder is a
+ * scope folder or below one, or its raw frontmatter `project` is a scope
+ * project. Anything else is reported exactly like a missing note.
+ */
+export function isInScope(principal: Principal, path: string, frontmatter: Record<string, unknown>): boolean {
+  const scope = principal.scope;
+  if (!scope) return true;
+  const cut = path.lastIndexOf('/');
+  const folder = cut === -1 ? '' : path.slice(0, cut);
+  if (scope.folders.some((f) => folder === f || folder.startsWith(`${f}/`))) return true;
+  return typeof frontmatter.project === 'string' && scope.projects.includes(frontmatter.project);
+}

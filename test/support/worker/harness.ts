@@ -1,0 +1,95 @@
+/**
+ * Drives the real Worker inside workerd: every call goes through the
+ * exported fetch handler with an env the test chooses, against the demo
+ * canister served over loopback HTTP by the global setup.
+ */
+import { SignJWT } from 'jose';
+import worker from '../../../src/index';
+import { canisterSecret, canisterUrl } from './canister';
+
+export const ORIGIN = 'https://edge.example';
+export const HUB_ORIGIN = 'https://hub.example';
+export const SESSION_SECRET = 'test-session-secret-for-knowtation-edge-0001';
+export const PREVIOUS_SECRET = 'test-previous-secret-for-knowtation-edge-0002';
+
+export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    CANISTER_URL: canisterUrl(),
+    CANISTER_AUTH_SECRET: canisterSecret(),
+    SESSION_SECRET,
+    CORS_ORIGINS: HUB_ORIGIN,
+    ENVIRONMENT: 'production',
+    CANISTER_TIMEOUT_MS: '2000',
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;
+}
+
+export interface TokenOptions {
+  secret?: string;
+  alg?: string;
+  expiresIn?: string | number | null;
+  header?: Record<string, unknown>;
+}
+
+export async function mintToken(claims: Record<string, unknown>, options: TokenOptions = {}): Promise<string> {
+  const jwt = new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'HS256', ...options.header }).setIssuedAt();
+  if (options.expiresIn !== null) jwt.setExpirationTime(options.expiresIn ?? '10m');
+  return jwt.sign(new TextEncoder().encode(options.secret ?? SESSION_SECRET));
+}
+
+export interface CallOptions {
+  method?: string;
+  token?: string | null;
+  headers?: Record<string, string>;
+  body?: string;
+  env?: Record<string, string>;
+}
+
+export async function callWorker(pathAndQuery: string, options: CallOptions = {}): Promise<Response> {
+  const headers = new Headers(options.headers);
+  if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
+  const request = new Request(`${ORIGIN}${pathAndQuery}`, { method: options.method ?? 'GET', headers, body: options.body });
+  return worker.fetch(request, options.env ?? testEnv());
+}
+
+export const REST_ROUTES = {
+  note_outline: '/api/v1/note-outline',
+  document_tree: '/api/v1/document-tree',
+  metadata_facets: '/api/v1/metadata-facets',
+  section_source: '/api/v1/section-source',
+} as const;
+
+export const TOOLS = {
+  note_outline: 'get_note_outline',
+  document_tree: 'get_document_tree',
+  metadata_facets: 'get_metadata_facets',
+  section_source: 'get_section_source',
+} as const;
+
+export function restGet(route: string, path: string | null, options: CallOptions = {}): Promise<Response> {
+  const query = path === null ? '' : `?path=${encodeURIComponent(path)}`;
+  return callWorker(`${route}${query}`, options);
+}
+
+export const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+export async function mcpPost(message: unknown, options: CallOptions = {}): Promise<Response> {
+  return callWorker('/mcp', {
+    ...options,
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...options.headers },
+    body: JSON.stringify(message),
+  });
+}
+
+let rpcId = 0;
+export async function callTool(name: string, args: unknown, options: CallOptions = {}): Promise<any> {
+  const res = await mcpPost({ jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name, arguments: args } }, options);
+  return res.json();
+}
+
+/** Parses the text of a tool result: the payload on success, {error, code} on a tool error. */
+export function toolText(rpc: any): any {
+  return JSON.parse(rpc.result.content[0].text);
+}

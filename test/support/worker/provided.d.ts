@@ -1,0 +1,12 @@
+// Values provided by test/support/node/global-setup.ts (a copy for the node tsconfig lives in
+// test/support/node/provided.d.ts; keep both identical).
+export {};
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of the demo canister, without a trailing slash. */
+    canisterUrl: string;
+    /** The canister's X-Gateway-Auth secret for this test run. */
+    canisterSecret: string;
+  }
+}

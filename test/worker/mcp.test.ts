@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
+import {
+  REST_ROUTES,
+  TOOLS,
+  callTool,
+  callWorker,
+  mcpPost,
+  mintToken,
+  restGet,
+  testEnv,
+  toolText,
+} from '../support/worker/harness';
+
+const NOTE = {
+  path: 'inbox/daily sync.md',
+  frontmatter: { title: 'Daily sync', tags: 'a, b', date: '2026-11-20' },
+  body: '# Sync\n\nNotes here.\n\n## Decisions\n\n- one\n',
+};
+
+async function setup(claims: Record<string, unknown> = {}) {
+  const user = uniqueUser('mcp');
+  await seedNotes(user, 'default', [NOTE]);
+  const token = await mintToken({ sub: user, role: 'viewer', ...claims });
+  return { user, token };
+}
+
+const initialize = (protocolVersion: string) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'test', version: '0' } },
+});
+
+describe('MCP protocol', () => {
+  it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('initializes with protocol %s, stateless', async (version) => {
+    const { token } = await setup();
+    const res = await mcpPost(initialize(version), { token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const body = await res.json<any>();
+    expect(body.result.protocolVersion).toBe(version);
+    expect(body.result.serverInfo.name).toBe('knowtation-hosted');
+    expect(body.result.capabilities.tools).toBeDefined();
+    expect(body.result.capabilities.resources).toBeUndefined();
+    expect(body.result.capabilities.prompts).toBeUndefined();
+
+    const headers = { 'MCP-Protocol-Version': version };
+    const initialized = await mcpPost({ jsonrpc: '2.0', method: 'notifications/initialized' }, { token, headers });
+    expect(initialized.status).toBe(202);
+    const ping = await mcpPost({ jsonrpc: '2.0', id: 2, method: 'ping' }, { token, headers });
+    expect(await ping.json()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    const list = await mcpPost({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { token, headers });
+    expect((await list.json<any>()).result.tools).toHaveLength(4);
+  });
+
+  it.each(['viewer', 'editor', 'evaluator', 'admin', 'member', undefined])('tools/list for role %s shows the four read tools', async (role) => {
+    const { token } = await setup({ role });
+    const res = await mcpPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token });
+    const { tools } = (await res.json<any>()).result;
+    expect(tools.map((t: any) => t.name)).toEqual(Object.values(TOOLS));
+    for (const tool of tools) {
+      expect(tool.inputSchema).toEqual({
+        type: 'object',
+        properties: { path: { type: 'string', description: 'Vault-relative note path' } },
+        required: ['path'],
+        additionalProperties: false,
+      });
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      expect(tool.outputSchema.type).toBe('object');
+    }
+    expect(tools[0].description).toBe('Return a derived Markdown heading outline for one hosted note without body text.');
+  });
+
+  it('GET and DELETE /mcp answer 405', async () => {
+    const { token } = await setup();
+    for (const method of ['GET', 'DELETE']) {
+      const res = await callWorker('/mcp', { method, token });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('Allow')).toBe('POST, OPTIONS');
+    }
+  });
+
+  it('401 with the challenge and no upstream call without a valid token', async () => {
+    const { user } = await setup();
+    const res = await callTool(TOOLS.note_outline, { path: NOTE.path }, {});
+    expect(res).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Unauthorized' }, id: null });
+    const raw = await mcpPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: 'a.b.c' });
+    expect(raw.status).toBe(401);
+    expect(raw.headers.get('WWW-Authenticate')).toContain('resource_metadata="https://edge.example/.well-known/oauth-protected-resource"');
+    expect(await canisterRequests(user)).toHaveLength(0);
+  });
+
+  it('refuses Origins outside CORS_ORIGINS; local mode admits loopback origins', async () => {
+    const { token } = await setup();
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const evil = await mcpPost(list, { token, headers: { Origin: 'https://evil.example' } });
+    expect(evil.status).toBe(403);
+    const hub = await mcpPost(list, { token, headers: { Origin: 'https://hub.example' } });
+    expect(hub.status).toBe(200);
+    const loopbackProd = await mcpPost(list, { token, headers: { Origin: 'http://localhost:6274' } });
+    expect(loopbackProd.status).toBe(403);
+    const local = testEnv({ ENVIRONMENT: 'local' });
+    for (const origin of ['http://localhost:6274', 'http://127.0.0.1:5173']) {
+      const res = await mcpPost(list, { token, env: local, headers: { Origin: origin } });
+      expect(res.status).toBe(200);
+    }
+    const stillEvil = await mcpPost(list, { token, env: local, headers: { Origin: 'http://localhost.evil.example' } });
+    expect(stillEvil.status).toBe(403);
+  });
+
+  it('413 for bodies over 1 MiB', async () => {
+    const { token } = await setup();
+    const res = await callWorker('/mcp', {
+      method: 'POST',
+      token,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } }),
+    });
+    expect(res.status).toBe(413);
+  });
+
+  it('an mcp_access token with only vault:read may POST (the reference quirk is not copied)', async () => {
+    const { token } = await setup({ type: 'mcp_access', scopes: ['vault:read'] });
+    const rpc = await callTool(TOOLS.note_outline, { path: NOTE.path }, { token });
+    expect(rpc.result.isError).toBeUndefined();
+  });
+});
+
+describe('MCP tools', () => {
+  it('returns the payload as text and structuredContent, byte-identical to REST', async () => {
+    const { token } = await setup();
+    for (const [contract, tool] of Object.entries(TOOLS)) {
+      const rpc = await callTool(tool, { path: NOTE.path }, { token });
+      expect(rpc.result.isError).toBeUndefined();
+      const rest = await restGet(REST_ROUTES[contract as keyof typeof REST_ROUTES], NOTE.path, { token });
+      const restText = await rest.text();
+      expect(rpc.result.content).toEqual([{ type: 'text', text: restText }]);
+      expect(rpc.result.structuredContent).toEqual(JSON.parse(restText));
+    }
+  });
+
+  it.each([
+    [{ path: '../x.md' }, 'Invalid path'],
+    [{ path: '/abs.md' }, 'Invalid path'],
+    [{}, 'Invalid path'],
+    [{ path: 42 }, 'Invalid path'],
+    [{ path: null }, 'Invalid path'],
+    [{ path: 'a.md', extra: 'SENTINEL-ARG' }, 'Invalid arguments'],
+  ])('argument %j -> %s, before any fetch and without echo', async (args, message) => {
+    const { user, token } = await setup();
+    for (const tool of Object.values(TOOLS)) {
+      const rpc = await callTool(tool, args, { token });
+      expect(rpc.result.isError).toBe(true);
+      expect(rpc.result.content).toEqual([{ type: 'text', text: JSON.stringify({ error: message, code: 'UPSTREAM_ERROR' }) }]);
+    }
+    expect(await canisterRequests(user)).toHaveLength(0);
+  });
+
+  it('a missing note is Upstream 404', async () => {
+    const { token } = await setup();
+    const rpc = await callTool(TOOLS.section_source, { path: 'nope.md' }, { token });
+    expect(toolText(rpc)).toEqual({ error: 'Upstream 404', code: 'UPSTREAM_ERROR' });
+  });
+
+  it('an unknown tool and a tool outside the role give the same JSON-RPC error', async () => {
+    const { user, token } = await setup();
+    const unknown = await callTool('no_such_tool', { path: NOTE.path }, { token });
+    const writeTool = await callTool('write', { path: NOTE.path }, { token });
+    expect(unknown.error).toEqual({ code: -32602, message: 'MCP error -32602: Unknown tool' });
+    expect(writeTool.error).toEqual(unknown.error);
+    expect(await canisterRequests(user)).toHaveLength(0);
+  });
+
+  it('vault refusals happen at the HTTP layer', async () => {
+    const { user, token } = await setup({ allowed_vault_ids: ['work'] });
+    const forbidden = await mcpPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token, headers: { 'X-Vault-Id': 'default' } });
+    expect(forbidden.status).toBe(403);
+    const invalid = await mcpPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token, headers: { 'X-Vault-Id': 'bad vault' } });
+    expect(invalid.status).toBe(400);
+    expect(await canisterRequests(user)).toHaveLength(0);
+  });
+
+  it('a scoped token gets Upstream 404 for an out-of-scope note, exactly like a missing one', async () => {
+    const { token } = await setup({ scope: { folders: ['projects'] } });
+    const outside = await callTool(TOOLS.note_outline, { path: NOTE.path }, { token });
+    const missing = await callTool(TOOLS.note_outline, { path: 'projects/none.md' }, { token });
+    expect(outside.result).toEqual(missing.result);
+    expect(toolText(outside)).toEqual({ error: 'Upstream 404', code: 'UPSTREAM_ERROR' });
+  });
+});
