@@ -1,6 +1,10 @@
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
+// Three projects:
+// - unit:   pure code and Node-side tooling (reads ../shared for corpus parity)
+// - worker: everything that touches the Worker, inside workerd, against the demo canister
+// - e2e:    real clients (MCP SDK client, headless Chromium) against the Worker served over HTTP
 export default defineConfig({
   test: {
     projects: [
@@ -9,7 +13,22 @@ export default defineConfig({
       },
       {
         plugins: [cloudflareTest({ main: './src/index.ts', wrangler: { configPath: './wrangler.toml' } })],
-        test: { name: 'worker', include: ['test/worker/**/*.test.ts'], globalSetup: ['test/support/node/global-setup.ts'] },
+        test: {
+          name: 'worker',
+          include: ['test/worker/**/*.test.ts'],
+          globalSetup: ['test/support/node/global-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/node/e2e-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
       },
     ],
   },

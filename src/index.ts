@@ -28,7 +28,6 @@ export default {
       log.outcome = 'INTERNAL_ERROR';
       response = errorResponse(500, 'INTERNAL_ERROR', 'Runtime failure');
     }
-    log.status = response.status;
     writeLogLine(log, startedAt);
     return finalizeResponse(response, request, config, log.rid);
   },

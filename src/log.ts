@@ -15,14 +15,13 @@ export interface RequestLog {
   op: string;
   /** 'ok' or a stable error code. */
   outcome: string;
-  status: number;
   upstream: StatusClass;
   ms: number;
   sections: number | null;
   truncated: boolean | null;
 }
 
-export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'status', 'upstream', 'ms', 'sections', 'truncated'] as const;
+export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated'] as const;
 
 export function statusClass(status: number | null): StatusClass {
   if (status == null) return 'none';
@@ -38,7 +37,6 @@ export function newRequestLog(surface: Surface, op: string): RequestLog {
     surface,
     op,
     outcome: 'ok',
-    status: 200,
     upstream: 'none',
     ms: 0,
     sections: null,
