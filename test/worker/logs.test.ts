@@ -16,7 +16,7 @@ describe('structured log line', () => {
       { path, frontmatter: { title: 'SENTINEL-TITLE' }, body: '# SENTINEL-HEADING\n\nSENTINEL-BODY\n' },
       { path: 'fail.md', frontmatter: {}, body: '' },
     ]);
-    await setFault(user, 'default', 'fail.md', { kind: 'status', body: 'SENTINEL-UPSTREAM' });
+    await setFault(user, 'default', 'fail.md', { kind: 'status', status: 500, body: 'SENTINEL-UPSTREAM' });
     const token = await mintToken({ sub: user });
 
     const requests: Array<() => Promise<unknown>> = [
