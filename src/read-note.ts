@@ -42,7 +42,12 @@ export async function readContract(request: ReadRequest): Promise<Result<Contrac
 
   const read = await readNoteFromCanister(config, principal, vault.value, path.value);
   log.upstream = statusClass(read.upstreamStatus);
-  if (!read.result.ok) return read.result;
+  if (!read.result.ok) {
+    // A note that exists but could not be read must not reveal itself to a principal it is out of scope for.
+    const unreadable = read.result.error.kind === 'NoteTooLarge' || read.result.error.kind === 'InvalidNoteResponse';
+    if (unreadable && !isInScope(principal, path.value, null)) return fail({ kind: 'NotFound' });
+    return read.result;
+  }
 
   const frontmatter = decodeWireFrontmatter(read.result.value.frontmatter);
   if (!isInScope(principal, path.value, frontmatter)) return fail({ kind: 'NotFound' });

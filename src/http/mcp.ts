@@ -192,16 +192,61 @@ export async function mcpRoute({ request, config, log }: RouteContext): Promise<
     log.outcome = 'PARSE_ERROR';
     return rpcError(400, -32700, 'Parse error');
   }
+  // One POST is one JSON-RPC message, so one request can never mean more than one canister read.
+  if (Array.isArray(message)) {
+    log.op = 'batch';
+    log.outcome = 'BATCH_REFUSED';
+    return rpcError(400, -32600, 'Batch requests are not supported');
+  }
   log.op = methodForLog(message);
 
   const server = buildServer(config, principal.value, request, log);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request, { parsedBody: message });
+    return await withFixedRpcErrorMessages(await transport.handleRequest(request, { parsedBody: message }), log);
   } finally {
     await server.close();
   }
+}
+
+/** JSON-RPC's own texts for its error codes; anything else is a server error. */
+const FIXED_RPC_MESSAGES: Record<number, string> = {
+  [-32700]: 'Parse error',
+  [-32600]: 'Invalid request',
+  [-32601]: 'Method not found',
+  [-32602]: 'Invalid params',
+  [-32603]: 'Internal error',
+};
+/** Transport refusals use the implementation-defined code -32000; their text follows the HTTP status. */
+const FIXED_TRANSPORT_MESSAGES: Record<number, string> = {
+  400: 'Bad request',
+  406: 'Not acceptable: accept both application/json and text/event-stream',
+  415: 'Unsupported media type: send application/json',
+};
+const OUR_UNKNOWN_TOOL = `MCP error ${ErrorCode.InvalidParams}: Unknown tool`;
+
+function fixedRpcMessage(code: unknown, message: unknown, httpStatus: number): string {
+  if (code === ErrorCode.InvalidParams && message === OUR_UNKNOWN_TOOL) return 'Unknown tool';
+  if (typeof code === 'number' && FIXED_RPC_MESSAGES[code]) return FIXED_RPC_MESSAGES[code];
+  return FIXED_TRANSPORT_MESSAGES[httpStatus] ?? 'Server error';
+}
+
+/**
+ * Errors produced inside the SDK (protocol-version or content-type refusals,
+ * schema validation of params) carry texts that can quote request input.
+ * Every JSON-RPC error leaving the Worker gets a fixed message for its code.
+ */
+async function withFixedRpcErrorMessages(response: Response, log: RequestLog): Promise<Response> {
+  if (!(response.headers.get('Content-Type') ?? '').includes('application/json')) return response;
+  const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } } | null;
+  if (body?.error && typeof body.error === 'object') {
+    body.error.message = fixedRpcMessage(body.error.code, body.error.message, response.status);
+    if (log.outcome === 'ok') log.outcome = response.status >= 400 ? `HTTP_${response.status}` : 'RPC_ERROR';
+  }
+  const headers = new Headers(response.headers);
+  headers.delete('Content-Length');
+  return new Response(JSON.stringify(body), { status: response.status, headers });
 }
 
 export function mcpMethodNotAllowed(): Response {

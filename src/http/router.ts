@@ -70,8 +70,11 @@ export function buildRouter() {
     });
   }
   for (const path of new Set(ROUTES.map((route) => route.path))) {
-    const allow = [...ROUTES.filter((route) => route.path === path).map((route) => route.method), 'OPTIONS'].join(', ');
+    const served = ROUTES.filter((route) => route.path === path);
+    const allow = [...served.map((route) => route.method), 'OPTIONS'].join(', ');
     router.all(path, (_request, context) => {
+      context.log.op = served[0].op;
+      context.log.surface = served[0].surface;
       context.log.outcome = 'METHOD_NOT_ALLOWED';
       if (path === '/mcp') return mcpMethodNotAllowed();
       return errorResponse(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', { Allow: allow });

@@ -27,19 +27,26 @@ const LOOKALIKES: Record<string, string> = {
   '\uFE68': '\\', // SMALL REVERSE SOLIDUS
 };
 const LOOKALIKE_PATTERN = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'g');
-const ENCODED_SEPARATOR_OR_DOT = /%(25)*(2e|2f|5c)/gi;
+const PERCENT_ASCII = /%([0-7][0-9A-Fa-f])/g;
+const MAX_SKELETON_ROUNDS = 8;
 
 /**
- * What a lenient downstream could turn the path into: percent-encoded dots
- * and separators decoded (also when double-encoded), NFKC-folded, look-alike
- * dots and slashes mapped to ASCII. Used only to decide refusal.
+ * What a lenient downstream could turn the path into: NFKC-folded
+ * (fullwidth '％２ｅ' -> '%2e'), look-alike dots and slashes mapped to ASCII,
+ * and ASCII percent-escapes decoded, repeated to a fixed point so nested
+ * encodings ('%252e', '%%32%65') unfold too. Used only to decide refusal.
  */
 function skeleton(path: string): string {
-  const decoded = path.replace(ENCODED_SEPARATOR_OR_DOT, (match) => {
-    const hex = match.slice(-2).toLowerCase();
-    return hex === '2e' ? '.' : hex === '2f' ? '/' : '\\';
-  });
-  return decoded.normalize('NFKC').replace(LOOKALIKE_PATTERN, (ch) => LOOKALIKES[ch] ?? ch);
+  let current = path;
+  for (let round = 0; round < MAX_SKELETON_ROUNDS; round += 1) {
+    const next = current
+      .normalize('NFKC')
+      .replace(LOOKALIKE_PATTERN, (ch) => LOOKALIKES[ch] ?? ch)
+      .replace(PERCENT_ASCII, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }
 
 /**
@@ -82,11 +89,12 @@ export function resolveVault(principal: Principal, header: string | null): Resul
  * scope folder or below one, or its raw frontmatter `project` is a scope
  * project. Anything else is reported exactly like a missing note.
  */
-export function isInScope(principal: Principal, path: string, frontmatter: Record<string, unknown>): boolean {
+export function isInScope(principal: Principal, path: string, frontmatter: Record<string, unknown> | null): boolean {
   const scope = principal.scope;
   if (!scope) return true;
   const cut = path.lastIndexOf('/');
   const folder = cut === -1 ? '' : path.slice(0, cut);
   if (scope.folders.some((f) => folder === f || folder.startsWith(`${f}/`))) return true;
-  return typeof frontmatter.project === 'string' && scope.projects.includes(frontmatter.project);
+  // Without the frontmatter (the answer was unreadable) the project test cannot pass.
+  return frontmatter !== null && typeof frontmatter.project === 'string' && scope.projects.includes(frontmatter.project);
 }

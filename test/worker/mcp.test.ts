@@ -167,7 +167,7 @@ describe('MCP tools', () => {
     const { user, token } = await setup();
     const unknown = await callTool('no_such_tool', { path: NOTE.path }, { token });
     const writeTool = await callTool('write', { path: NOTE.path }, { token });
-    expect(unknown.error).toEqual({ code: -32602, message: 'MCP error -32602: Unknown tool' });
+    expect(unknown.error).toEqual({ code: -32602, message: 'Unknown tool' });
     expect(writeTool.error).toEqual(unknown.error);
     expect(await canisterRequests(user)).toHaveLength(0);
   });
@@ -187,5 +187,35 @@ describe('MCP tools', () => {
     const missing = await callTool(TOOLS.note_outline, { path: 'projects/none.md' }, { token });
     expect(outside.result).toEqual(missing.result);
     expect(toolText(outside)).toEqual({ error: 'Upstream 404', code: 'UPSTREAM_ERROR' });
+  });
+});
+
+describe('MCP: nothing the SDK says can echo input', () => {
+  it('refuses JSON-RPC batches, so one POST is at most one canister read', async () => {
+    const user = uniqueUser('batch');
+    await seedNotes(user, 'default', [NOTE]);
+    const token = await mintToken({ sub: user });
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: TOOLS.note_outline, arguments: { path: NOTE.path } } });
+    const res = await mcpPost([call(1), call(2)], { token });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Batch requests are not supported' }, id: null });
+    expect(await canisterRequests(user)).toHaveLength(0);
+  });
+
+  it('gives fixed messages for SDK-level refusals (protocol version header, malformed params)', async () => {
+    const { token } = await setup();
+    const version = await mcpPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token, headers: { 'MCP-Protocol-Version': 'SENTINEL-VERSION' } });
+    expect(version.status).toBe(400);
+    const versionText = await version.text();
+    expect(versionText).not.toContain('SENTINEL');
+    expect(JSON.parse(versionText).error.message).toBe('Bad request');
+
+    const malformed = await mcpPost({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'SENTINEL-NAME', arguments: 'SENTINEL-ARGS' } }, { token });
+    const malformedText = await malformed.text();
+    expect(malformedText).not.toContain('SENTINEL');
+    expect(JSON.parse(malformedText).error.code).toBeTypeOf('number');
+
+    const unknownMethod = await mcpPost({ jsonrpc: '2.0', id: 3, method: 'resources/list' }, { token });
+    expect(await unknownMethod.json()).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found' } });
   });
 });
