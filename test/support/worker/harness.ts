@@ -6,6 +6,7 @@
 import { SignJWT } from 'jose';
 import worker from '../../../src/index';
 import { canisterSecret, canisterUrl } from './canister';
+import { assertMatchesOpenApi } from './openapi';
 
 export const ORIGIN = 'https://edge.example';
 export const HUB_ORIGIN = 'https://hub.example';
@@ -49,8 +50,12 @@ export interface CallOptions {
 export async function callWorker(pathAndQuery: string, options: CallOptions = {}): Promise<Response> {
   const headers = new Headers(options.headers);
   if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
-  const request = new Request(`${ORIGIN}${pathAndQuery}`, { method: options.method ?? 'GET', headers, body: options.body });
-  return worker.fetch(request, options.env ?? testEnv());
+  const method = options.method ?? 'GET';
+  const request = new Request(`${ORIGIN}${pathAndQuery}`, { method, headers, body: options.body });
+  const response = await worker.fetch(request, options.env ?? testEnv());
+  // Every response a test sees must be one openapi.yaml documents.
+  await assertMatchesOpenApi(method, new URL(request.url).pathname, response);
+  return response;
 }
 
 export const REST_ROUTES = {
