@@ -4,7 +4,7 @@
 export type CanisterFault =
   /** Answer with this status (default body: a JSON error object). */
   | { kind: 'status'; status: number; body?: string; contentType?: string }
-  /** 200 with exactly this text (e.g. HTML or truncated JSON). */
+  /** 200 with exactly this text (e.g. HTML or truncated JSON); Content-Type defaults to application/json. */
   | { kind: 'text'; body: string; contentType?: string }
   /** Never answer; the socket stays open. */
   | { kind: 'hang' }

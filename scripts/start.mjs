@@ -133,8 +133,8 @@ function usageBanner(token) {
       }),
     )}`,
     '',
-    'MCP Inspector CLI (inspector >= 0.16 needs Node 22):',
-    `  npx -y @modelcontextprotocol/inspector@0.15.0 --cli ${WORKER_URL}/mcp --transport http --header ${shellQuote(
+    'MCP Inspector CLI (0.16.8 is the first with --header; it runs on Node 20 here):',
+    `  npx -y @modelcontextprotocol/inspector@0.16.8 --cli ${WORKER_URL}/mcp --transport http --header ${shellQuote(
       `Authorization: Bearer ${token}`,
     )} --method tools/list`,
     '',
@@ -239,11 +239,11 @@ async function main() {
 
   /** @type {Promise<void> | undefined} */
   let stopping;
-  /** @type {(signal: NodeJS.Signals) => void} */
+  /** @type {() => void} */
   let announceStop = () => {};
-  /** @type {Promise<NodeJS.Signals>} */
+  /** Resolves when a signal (or the loss of our parent) asks us to stop. */
   const stopRequested = new Promise((resolve) => {
-    announceStop = resolve;
+    announceStop = () => resolve(undefined);
   });
 
   /** Stops wrangler (SIGINT, then whatever is left of its process group), then the canister; runs once. */
@@ -270,14 +270,22 @@ async function main() {
     return stopping;
   }
 
+  /** @param {string} reason */
+  const requestStop = (reason) => {
+    if (stopping) return;
+    process.stdout.write(`\nnpm start: ${reason}, stopping wrangler and the demo canister...\n`);
+    announceStop();
+    void stopAll();
+  };
   for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-    process.on(signal, () => {
-      if (stopping) return;
-      process.stdout.write(`\nnpm start: ${signal} received, stopping wrangler and the demo canister...\n`);
-      announceStop(signal);
-      void stopAll();
-    });
+    process.on(signal, () => requestStop(`${signal} received`));
   }
+  // `kill <npm pid>` reaches only npm's shell, which exits without passing the signal on; an
+  // orphaned start script must still take wrangler down instead of leaving it running.
+  const parentPid = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parentPid) requestStop('parent process exited');
+  }, 500).unref();
 
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let ready = false;
@@ -317,7 +325,7 @@ async function main() {
   process.stdout.write(usageBanner(token));
 
   const outcome = await Promise.race([
-    stopRequested.then(() => /** @type {const} */ ('signal')),
+    stopRequested.then(() => /** @type {const} */ ('stop-requested')),
     wranglerExited.then(() => /** @type {const} */ ('wrangler-exited')),
   ]);
   if (outcome === 'wrangler-exited' && !stopping) {
