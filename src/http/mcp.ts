@@ -29,6 +29,7 @@ import type { RequestLog } from '../log';
 import { readContract, TOOL_BY_CONTRACT } from '../read-note';
 import { resolveVault } from '../vault/path';
 import type { RouteContext } from './context';
+import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
 import { bearerChallenge, isOriginAllowed, jsonResponse } from './responses';
 
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
@@ -137,29 +138,13 @@ function refuse(request: Request, error: ReadError, log: RequestLog): Response {
 
 /** Reads at most MAX_MCP_BODY_BYTES; null when the body is larger. */
 async function readBoundedBody(request: Request): Promise<string | null> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_MCP_BODY_BYTES) return null;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_MCP_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
+  if (declaresMoreThan(request.headers, MAX_MCP_BODY_BYTES)) return null;
+  try {
+    return new TextDecoder().decode(await readBoundedBytes(request.body, MAX_MCP_BODY_BYTES));
+  } catch (error) {
+    if (error instanceof TooLarge) return null;
+    throw error;
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 function methodForLog(message: unknown): string {

@@ -10,6 +10,7 @@
 import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
 import type { Principal } from '../auth/jwt';
+import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
 
 export const MAX_NOTE_RESPONSE_BYTES = 8 * 1024 * 1024;
 
@@ -41,39 +42,19 @@ function canisterHeaders(config: Config, principal: Principal, vaultId: string):
   return headers;
 }
 
-class ResponseTooLarge extends Error {}
-
+/** The answer's text, read under the deadline and the size cap. */
 async function readCappedText(response: Response, signal: AbortSignal): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_NOTE_RESPONSE_BYTES) throw new ResponseTooLarge();
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const onAbort = () => void reader.cancel().catch(() => {});
+  if (declaresMoreThan(response.headers, MAX_NOTE_RESPONSE_BYTES)) throw new TooLarge();
+  // Cancelling the body on abort makes a pending read settle, so a dripping answer cannot outlive the deadline.
+  const onAbort = () => void response.body?.cancel().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
-  const chunks: Uint8Array[] = [];
-  let total = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (signal.aborted) throw signal.reason;
-      if (done) break;
-      total += value.byteLength;
-      if (total > MAX_NOTE_RESPONSE_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw new ResponseTooLarge();
-      }
-      chunks.push(value);
-    }
+    const bytes = await readBoundedBytes(response.body, MAX_NOTE_RESPONSE_BYTES);
+    if (signal.aborted) throw signal.reason;
+    return new TextDecoder().decode(bytes);
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 function parseNote(text: string): Result<CanisterNote> {
@@ -120,7 +101,7 @@ export async function readNoteFromCanister(
     const text = await readCappedText(response, controller.signal);
     return { result: parseNote(text), upstreamStatus };
   } catch (error) {
-    if (error instanceof ResponseTooLarge) return { result: fail({ kind: 'NoteTooLarge' }), upstreamStatus };
+    if (error instanceof TooLarge) return { result: fail({ kind: 'NoteTooLarge' }), upstreamStatus };
     if (controller.signal.aborted) return { result: fail({ kind: 'UpstreamTimeout' }), upstreamStatus };
     return { result: fail({ kind: 'UpstreamUnreachable' }), upstreamStatus };
   } finally {

@@ -1,0 +1,37 @@
+/**
+ * Reads a byte stream into memory only up to a cap: the invariant every
+ * buffered input (a canister answer, an MCP request body) must hold so a
+ * request can never make the isolate buffer more than it allows.
+ */
+export class TooLarge extends Error {}
+
+/** Resolves to the bytes, or rejects with TooLarge as soon as more than maxBytes arrive (the stream is cancelled). */
+export async function readBoundedBytes(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
+  if (!stream) return new Uint8Array(0);
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** A declared Content-Length already over the cap. */
+export function declaresMoreThan(headers: Headers, maxBytes: number): boolean {
+  const declared = Number(headers.get('content-length'));
+  return Number.isFinite(declared) && declared > maxBytes;
+}
