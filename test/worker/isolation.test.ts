@@ -1,0 +1,280 @@
+/**
+ * Isolation (issue 5, item 5). Two users and two vaults give four canister
+ * partitions holding a note at the same path whose heading names its
+ * partition. Every token/vault/surface combination must either be refused
+ * (before any canister call) or read its own partition; nothing a client
+ * sends besides a signed claim can choose the partition. A scoped token
+ * must not learn whether an out-of-scope note exists: the answer equals the
+ * one for a missing note, and both cost one canister read.
+ */
+import { describe, expect, it } from 'vitest';
+import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
+import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mintToken, restGet } from '../support/worker/harness';
+
+const VAULTS = ['alpha', 'beta'] as const;
+const SHARED_PATH = 'shared/same-path.md';
+const CONTRACTS = Object.keys(REST_ROUTES) as Array<keyof typeof REST_ROUTES>;
+const VAULT_FORBIDDEN_REST = JSON.stringify({ error: 'Access to this vault is not allowed.', code: 'FORBIDDEN' });
+const VAULT_FORBIDDEN_RPC = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Access to this vault is not allowed.' }, id: null });
+
+const headingFor = (owner: string, vault: string) => `Partition ${owner} ${vault}`;
+
+async function seedPartitions() {
+  const users = { A: uniqueUser('iso-a'), B: uniqueUser('iso-b') };
+  for (const [owner, user] of Object.entries(users)) {
+    for (const vault of VAULTS) {
+      await seedNotes(user, vault, [
+        { path: SHARED_PATH, frontmatter: { title: `T ${owner} ${vault}` }, body: `# ${headingFor(owner, vault)}\n\nprivate\n` },
+      ]);
+    }
+  }
+  return users;
+}
+
+function mcpBody(tool: string, path: string) {
+  return JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: tool, arguments: { path } } });
+}
+
+/** The heading an answer carries, whatever the contract. */
+function headingOf(payload: any): string {
+  if (payload.headings) return payload.headings[0].text;
+  if (payload.root) return payload.root.children[0].text;
+  if (payload.sections) return payload.sections[0].heading_text;
+  throw new Error('payload without headings');
+}
+
+interface TokenSpec {
+  name: string;
+  owner: 'A' | 'B';
+  claims: (users: Record<'A' | 'B', string>) => Record<string, unknown>;
+  /** Vaults this token may read; null = any well-formed vault. */
+  vaults: readonly string[] | null;
+}
+
+const TOKENS: TokenSpec[] = [
+  { name: 'session A', owner: 'A', claims: (u) => ({ sub: u.A }), vaults: null },
+  { name: 'session B', owner: 'B', claims: (u) => ({ sub: u.B }), vaults: null },
+  { name: 'session A, allowlist alpha', owner: 'A', claims: (u) => ({ sub: u.A, allowed_vault_ids: ['alpha'] }), vaults: ['alpha'] },
+  { name: 'session B, allowlist beta', owner: 'B', claims: (u) => ({ sub: u.B, allowed_vault_ids: ['beta'] }), vaults: ['beta'] },
+  { name: 'session A, empty allowlist', owner: 'A', claims: (u) => ({ sub: u.A, allowed_vault_ids: [] }), vaults: [] },
+  {
+    name: 'mcp_access B, allowlist alpha',
+    owner: 'B',
+    claims: (u) => ({ sub: u.B, type: 'mcp_access', scopes: ['vault:read'], allowed_vault_ids: ['alpha'] }),
+    vaults: ['alpha'],
+  },
+  {
+    name: 'agent_access A, bound to beta',
+    owner: 'A',
+    claims: (u) => ({ sub: u.A, type: 'agent_access', aud: 'knowtation-hub-rest', typ: 'kt_agent_access', vault_ids: ['beta'], scopes: ['vault:read'] }),
+    vaults: ['beta'],
+  },
+];
+
+describe('partitions: two users x two vaults', () => {
+  it.each(TOKENS)('$name reads only its own partition, and only allowed vaults', async (spec) => {
+    const users = await seedPartitions();
+    const token = await mintToken(spec.claims(users));
+    const own = users[spec.owner];
+    const other = users[spec.owner === 'A' ? 'B' : 'A'];
+    let expectedReads = 0;
+
+    for (const vault of VAULTS) {
+      const allowed = spec.vaults === null || spec.vaults.includes(vault);
+      for (const contract of CONTRACTS) {
+        const rest = await restGet(REST_ROUTES[contract], SHARED_PATH, { token, headers: { 'X-Vault-Id': vault } });
+        const restText = await rest.text();
+        const mcp = await callWorker('/mcp', { method: 'POST', token, headers: { ...MCP_HEADERS, 'X-Vault-Id': vault }, body: mcpBody(TOOLS[contract], SHARED_PATH) });
+        const mcpText = await mcp.text();
+        if (allowed) {
+          expectedReads += 2;
+          if (contract === 'metadata_facets') {
+            expect(rest.status).toBe(200);
+            expect(JSON.parse(mcpText).result.isError).toBeUndefined();
+            continue;
+          }
+          expect(rest.status).toBe(200);
+          expect(headingOf(JSON.parse(restText))).toBe(headingFor(spec.owner, vault));
+          expect(headingOf(JSON.parse(mcpText).result.structuredContent)).toBe(headingFor(spec.owner, vault));
+        } else {
+          expect(rest.status).toBe(403);
+          expect(restText).toBe(VAULT_FORBIDDEN_REST);
+          expect(mcp.status).toBe(403);
+          expect(mcpText).toBe(VAULT_FORBIDDEN_RPC);
+        }
+      }
+    }
+
+    const ownRequests = await canisterRequests(own);
+    expect(ownRequests).toHaveLength(expectedReads);
+    for (const request of ownRequests) {
+      expect(spec.vaults === null || spec.vaults.includes(String(request.headers['x-vault-id']))).toBe(true);
+    }
+    expect(await canisterRequests(other)).toEqual([]);
+  });
+
+  it('client-supplied identity headers and query parameters cannot choose the partition', async () => {
+    const users = await seedPartitions();
+    const token = await mintToken({ sub: users.A });
+    const attempts: Array<{ query: string; headers: Record<string, string> }> = [
+      { query: '', headers: { 'X-User-Id': users.B, 'X-Vault-Id': 'alpha' } },
+      { query: '', headers: { 'X-Actor-Id': users.B, 'X-Effective-User-Id': users.B, 'X-Vault-Id': 'alpha' } },
+      { query: '', headers: { 'X-Gateway-Auth': 'forged', 'X-Vault-Id': 'alpha' } },
+      { query: `&user=${encodeURIComponent(users.B)}&vault=beta&user_id=${encodeURIComponent(users.B)}`, headers: { 'X-Vault-Id': 'alpha' } },
+      { query: `&effective_canister_user_id=${encodeURIComponent(users.B)}`, headers: { 'X-Vault-Id': 'alpha' } },
+    ];
+    for (const { query, headers } of attempts) {
+      const res = await callWorker(`${REST_ROUTES.note_outline}?path=${encodeURIComponent(SHARED_PATH)}${query}`, { token, headers });
+      expect(res.status).toBe(200);
+      expect(headingOf(await res.json())).toBe(headingFor('A', 'alpha'));
+      const mcp = await callWorker(`/mcp?${query.slice(1)}`, { method: 'POST', token, headers: { ...MCP_HEADERS, ...headers }, body: mcpBody(TOOLS.section_source, SHARED_PATH) });
+      expect(headingOf((await mcp.json<any>()).result.structuredContent)).toBe(headingFor('A', 'alpha'));
+    }
+    const received = await canisterRequests(users.A);
+    expect(received).toHaveLength(attempts.length * 2);
+    for (const request of received) {
+      expect(request.headers['x-user-id']).toBe(users.A);
+      expect(request.headers['x-actor-id']).toBe(users.A);
+      expect(request.headers['x-vault-id']).toBe('alpha');
+      expect(request.headers['x-gateway-auth']).not.toBe('forged');
+    }
+    expect(await canisterRequests(users.B)).toEqual([]);
+  });
+
+  it('a path naming the other user or vault stays inside the own partition', async () => {
+    const users = await seedPartitions();
+    const token = await mintToken({ sub: users.A });
+    for (const path of [`${users.B}/${SHARED_PATH}`, `beta/${SHARED_PATH}`, `alpha/../beta/${SHARED_PATH}`]) {
+      const res = await restGet(REST_ROUTES.note_outline, path, { token, headers: { 'X-Vault-Id': 'alpha' } });
+      expect([400, 404]).toContain(res.status);
+    }
+    expect(await canisterRequests(users.B)).toEqual([]);
+  });
+
+  it('two X-Vault-Id headers are refused, not merged or picked', async () => {
+    const users = await seedPartitions();
+    const token = await mintToken({ sub: users.A, allowed_vault_ids: ['alpha', 'beta'] });
+    const headers = new Headers({ Authorization: `Bearer ${token}` });
+    headers.append('X-Vault-Id', 'alpha');
+    headers.append('X-Vault-Id', 'beta');
+    const res = await callWorker(`${REST_ROUTES.note_outline}?path=${encodeURIComponent(SHARED_PATH)}`, { headers: Object.fromEntries(headers) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'Invalid vault', code: 'INVALID_VAULT' });
+    expect(await canisterRequests(users.A)).toEqual([]);
+  });
+
+  it('only a Hub-signed effective_canister_user_id selects another partition, and the actor stays the subject', async () => {
+    const users = await seedPartitions();
+    const token = await mintToken({ sub: users.A, effective_canister_user_id: users.B });
+    const res = await restGet(REST_ROUTES.note_outline, SHARED_PATH, { token, headers: { 'X-Vault-Id': 'beta' } });
+    expect(headingOf(await res.json())).toBe(headingFor('B', 'beta'));
+    const [request] = await canisterRequests(users.B);
+    expect(request.headers['x-user-id']).toBe(users.B);
+    expect(request.headers['x-actor-id']).toBe(users.A);
+  });
+});
+
+// ---------------------------------------------------------------- scope: out of scope == missing
+
+const SCOPE = { folders: ['projects/alpha'], projects: ['Alpha'] };
+const IN_SCOPE = [
+  { path: 'projects/alpha/plan.md', frontmatter: {} },
+  { path: 'projects/alpha/deep/er/plan.md', frontmatter: {} },
+  { path: 'misc/tagged.md', frontmatter: { project: 'Alpha' } },
+];
+const OUT_OF_SCOPE = [
+  { path: 'projects/beta/secret.md', frontmatter: {} },
+  { path: 'projects/alpha-evil/secret.md', frontmatter: {} },
+  { path: 'projects/alphabet.md', frontmatter: {} },
+  { path: 'projects/secret.md', frontmatter: {} },
+  { path: 'secret.md', frontmatter: {} },
+  { path: 'misc/other-project.md', frontmatter: { project: 'Beta' } },
+  { path: 'misc/case-project.md', frontmatter: { project: 'alpha' } },
+  { path: 'misc/list-project.md', frontmatter: { project: ['Alpha'] } },
+  { path: 'projects/./alpha/dot.md', frontmatter: {} },
+  { path: 'projects/Alpha/case.md', frontmatter: {} },
+];
+
+/** A path guaranteed missing, in the same folder as `path`. */
+const missingTwin = (path: string) => path.replace(/[^/]+$/, 'missing-twin-note.md');
+
+function withoutRequestId(res: Response): Array<[string, string]> {
+  return [...res.headers].filter(([name]) => name !== 'x-request-id');
+}
+
+describe('scope: an out-of-scope note answers exactly like a missing one', () => {
+  async function scopedSetup(extraNotes: Array<{ path: string; frontmatter?: unknown; body?: string }> = []) {
+    const user = uniqueUser('scope');
+    await seedNotes(user, 'default', [
+      ...[...IN_SCOPE, ...OUT_OF_SCOPE].map((n) => ({ ...n, body: `# Heading of ${n.path}\n\nsecret body\n` })),
+      ...extraNotes,
+    ]);
+    const token = await mintToken({ sub: user, scope: SCOPE });
+    return { user, token };
+  }
+
+  it('in-scope notes are served (the scope is not a blanket refusal)', async () => {
+    const { token } = await scopedSetup();
+    for (const note of IN_SCOPE) {
+      const res = await restGet(REST_ROUTES.note_outline, note.path, { token });
+      expect(res.status).toBe(200);
+      expect(headingOf(await res.json())).toBe(`Heading of ${note.path}`);
+    }
+  });
+
+  it.each(OUT_OF_SCOPE.map((n) => [n.path]))('%s: same REST status, body and headers as a missing note', async (path) => {
+    const { user, token } = await scopedSetup();
+    for (const contract of CONTRACTS) {
+      const before = (await canisterRequests(user)).length;
+      const outside = await restGet(REST_ROUTES[contract], path, { token });
+      const afterOutside = (await canisterRequests(user)).length;
+      const missing = await restGet(REST_ROUTES[contract], missingTwin(path), { token });
+      const afterMissing = (await canisterRequests(user)).length;
+
+      expect(outside.status).toBe(404);
+      expect(missing.status).toBe(404);
+      const outsideText = await outside.text();
+      expect(outsideText).toBe(await missing.text());
+      expect(outsideText).toBe(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }));
+      expect(withoutRequestId(outside)).toEqual(withoutRequestId(missing));
+      // Same work class: one canister read each, no short cut for either.
+      expect(afterOutside - before).toBe(1);
+      expect(afterMissing - afterOutside).toBe(1);
+    }
+  });
+
+  it.each(OUT_OF_SCOPE.map((n) => [n.path]))('%s: same MCP answer as a missing note', async (path) => {
+    const { token } = await scopedSetup();
+    for (const contract of CONTRACTS) {
+      const outside = await callWorker('/mcp', { method: 'POST', token, headers: MCP_HEADERS, body: mcpBody(TOOLS[contract], path) });
+      const missing = await callWorker('/mcp', { method: 'POST', token, headers: MCP_HEADERS, body: mcpBody(TOOLS[contract], missingTwin(path)) });
+      expect(outside.status).toBe(missing.status);
+      const outsideText = await outside.text();
+      expect(outsideText).toBe(await missing.text());
+      expect(JSON.parse(outsideText).result.content[0].text).toBe(JSON.stringify({ error: 'Upstream 404', code: 'UPSTREAM_ERROR' }));
+      expect(withoutRequestId(outside)).toEqual(withoutRequestId(missing));
+    }
+  });
+
+  it('an out-of-scope note over the 1,000,000-character body cap still answers as missing', async () => {
+    const path = 'projects/beta/big.md';
+    const { token } = await scopedSetup([{ path, frontmatter: {}, body: `# Big\n\n${'x'.repeat(1_000_001)}` }]);
+    for (const contract of CONTRACTS) {
+      const outside = await restGet(REST_ROUTES[contract], path, { token });
+      const missing = await restGet(REST_ROUTES[contract], missingTwin(path), { token });
+      expect(outside.status).toBe(404);
+      expect(await outside.text()).toBe(await missing.text());
+    }
+  });
+
+  it('an out-of-scope note over the 8 MiB wire cap still answers as missing', async () => {
+    const path = 'projects/beta/huge.md';
+    const { token } = await scopedSetup([{ path, frontmatter: {}, body: `# Huge\n\n${'y'.repeat(9 * 1024 * 1024)}` }]);
+    for (const contract of CONTRACTS) {
+      const outside = await restGet(REST_ROUTES[contract], path, { token });
+      const missing = await restGet(REST_ROUTES[contract], missingTwin(path), { token });
+      expect(outside.status, contract).toBe(missing.status);
+      expect(await outside.text(), contract).toBe(await missing.text());
+    }
+  });
+});

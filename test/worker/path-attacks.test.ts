@@ -1,0 +1,340 @@
+/**
+ * Path and vault attacks (issue 5, item 2). Payloads are generated from
+ * templates; each must be refused on all four REST routes (400, fixed body)
+ * and on all four MCP tools ('Invalid path'), before the canister is
+ * contacted, with the raw input in no response and no log line. The served
+ * side proves the guard is not a blanket refusal: what the hosted
+ * normalizer turns into a plain file name is read and answered with the
+ * normalized path.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CONTRACTS, decodeWireFrontmatter, type ContractName } from '../../src/contracts';
+import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
+import { MCP_HEADERS, REST_ROUTES, TOOLS, callTool, callWorker, mintToken, restGet, toolText } from '../support/worker/harness';
+
+const INVALID_PATH_REST = JSON.stringify({ error: 'Invalid path', code: 'INVALID_PATH' });
+const INVALID_VAULT_REST = JSON.stringify({ error: 'Invalid vault', code: 'INVALID_VAULT' });
+const INVALID_PATH_TOOL = JSON.stringify({ error: 'Invalid path', code: 'UPSTREAM_ERROR' });
+const CONTRACT_NAMES = Object.keys(REST_ROUTES) as ContractName[];
+
+// ---------------------------------------------------------------- payload generation
+
+const SEGMENTS = ['notes', 'sub', 'x.md'];
+const SEPARATORS = ['/', '\\'];
+
+/** '..' inserted before every segment, at the end, and replacing every segment, with '/' and '\' separators. */
+function dotDotEverywhere(): string[] {
+  const out: string[] = [];
+  for (const sep of SEPARATORS) {
+    for (let at = 0; at <= SEGMENTS.length; at += 1) {
+      out.push([...SEGMENTS.slice(0, at), '..', ...SEGMENTS.slice(at)].join(sep));
+    }
+    for (let at = 0; at < SEGMENTS.length; at += 1) {
+      out.push(SEGMENTS.map((segment, i) => (i === at ? '..' : segment)).join(sep));
+    }
+  }
+  out.push('..', '../', '..\\', '../../../../etc/passwd', '..\\..\\..\\windows\\win.ini', 'notes/../../x.md', 'a/./../b.md');
+  out.push('notes/..\\x.md', 'notes\\../x.md', ' ../x.md', '../x.md ', '\t..\\x.md', 'notes/..', 'notes/sub/..\\..\\..\\x.md');
+  return out;
+}
+
+/** Encodings of '.', '/', '\' that survive the single URL decode of the query string. */
+const ENCODED_DOTS = ['%2e%2e', '%2E%2E', '%2E%2e', '%2e%2E', '.%2e', '%2e.', '%252e%252e', '%252E%252e', '%25252e%25252e', '%2e%252e'];
+const ENCODED_SEPARATORS = ['/', '%2f', '%2F', '%5c', '%5C', '%252f', '%255C', '\\'];
+
+function encodedTraversal(): string[] {
+  const out: string[] = [];
+  for (const dots of ENCODED_DOTS) {
+    for (const sep of ENCODED_SEPARATORS) {
+      out.push(`${dots}${sep}secret.md`);
+    }
+    out.push(`notes/${dots}/x.md`, `notes/${dots}`);
+  }
+  for (const sep of ENCODED_SEPARATORS.filter((s) => s.startsWith('%'))) {
+    out.push(`..${sep}secret.md`, `notes${sep}..${sep}..${sep}secret.md`);
+  }
+  // Nibble double-encoding: one lenient decode yields '%2e' / '%2f', a second one '.' / '/', as with '%252e'.
+  out.push('%%32%65%%32%65/x.md', '%2%65%2%65/x.md', '%%32e%%32e/x.md', '..%%32%66secret.md');
+  return out;
+}
+
+function driveAndUncForms(): string[] {
+  return [
+    'C:/x.md',
+    'c:/x.md',
+    'C:\\x.md',
+    'C:\\Windows\\win.ini',
+    'z:/notes/x.md',
+    '  C:/x.md',
+    'C:%2fx.md',
+    'C:%5cx.md',
+    'C:%252fx.md',
+    '\\\\server\\share\\x.md',
+    '\\\\server\\share',
+    '//server/share/x.md',
+    '\\\\?\\C:\\x.md',
+    '\\\\.\\pipe\\x',
+    '\\/server/x.md',
+    '/\\server\\x.md',
+  ];
+}
+
+function absoluteForms(): string[] {
+  return ['/x.md', '//x.md', '///x.md', '/etc/passwd', ' /x.md', '\\x.md', '\\\\x.md', '/notes/x.md', '/', '//', '\\', '%2fx.md', '%5cx.md', '%252fetc%252fpasswd'];
+}
+
+function nulForms(): string[] {
+  return ['notes/x.md\0', '\0', 'x\0.md', '\0../x.md', 'notes/\0/x.md', 'x.md\0.png'];
+}
+
+/** Characters that render (or NFKC-fold) like '.', '/' or '\'. */
+const LOOKALIKE_DOTS = ['\u2024', '\uFE52', '\uFF0E', '\u3002', '\uFF61'];
+const LOOKALIKE_SLASHES = ['\u2215', '\u2044', '\uFF0F', '\u29F8', '\u2571', '\uFF3C', '\u29F9', '\u2216', '\uFE68'];
+const TWO_DOT_FORMS = ['\u2025', '\uFE30'];
+
+function lookalikeForms(): string[] {
+  const out: string[] = [];
+  for (const dot of LOOKALIKE_DOTS) {
+    out.push(`${dot}${dot}/x.md`, `.${dot}/x.md`, `notes/${dot}${dot}/x.md`, `notes/${dot}.`);
+  }
+  for (const slash of LOOKALIKE_SLASHES) {
+    out.push(`..${slash}x.md`, `notes${slash}..${slash}x.md`);
+  }
+  for (const twoDots of TWO_DOT_FORMS) {
+    out.push(`${twoDots}/x.md`, `notes/${twoDots}/x.md`, `${twoDots}\u2215x.md`);
+  }
+  out.push('\uFF0E\uFF0E\uFF0F\uFF0E\uFF0E\uFF0Fetc\uFF0Fpasswd');
+  // Fullwidth percent signs and hex digits: NFKC folds them into '%2e%2e' / '%2f', an encoded traversal.
+  out.push('\uFF05\uFF12\uFF45\uFF05\uFF12\uFF45/x.md', '%\uFF12\uFF45%\uFF12\uFF45/x.md', '\uFF052e\uFF052e/x.md', '..\uFF052fx.md');
+  return out;
+}
+
+function overLongForms(): string[] {
+  return ['a'.repeat(1025), `notes/${'x'.repeat(1020)}.md`, 'a/'.repeat(600) + 'x.md', 'x'.repeat(4096), `${'ab/'.repeat(4000)}x.md`];
+}
+
+const PATH_PAYLOADS = [
+  ...new Set([
+    ...dotDotEverywhere(),
+    ...encodedTraversal(),
+    ...driveAndUncForms(),
+    ...absoluteForms(),
+    ...nulForms(),
+    ...lookalikeForms(),
+    ...overLongForms(),
+  ]),
+];
+
+/** Query strings naming `path` twice (or in a shape that is not exactly one `path`). */
+const REPEATED_PATH_QUERIES = [
+  'path=a.md&path=a.md',
+  'path=a.md&path=b.md',
+  'path=a.md&path=..%2Fx.md',
+  'path=&path=a.md',
+  'path=a.md&path=',
+  'path[]=a.md',
+  'PATH=a.md',
+  'path=a.md&PATH=b.md&path=c.md',
+];
+
+const VAULT_PAYLOADS = [
+  '..',
+  '.',
+  '../other',
+  'a/b',
+  'a\\b',
+  'a.b',
+  'a b',
+  'a;b',
+  "a'b",
+  'a"b',
+  '<script>',
+  'a%2fb',
+  'a:b',
+  'a@b',
+  '*',
+  'a,b',
+  'x'.repeat(65),
+  'default/../other',
+  'a+b',
+  'a=b',
+  '$(id)',
+  'a\tb',
+  'vault!',
+  '%00',
+];
+
+// ---------------------------------------------------------------- observation
+
+let logLines: string[] = [];
+beforeEach(() => {
+  logLines = [];
+  vi.spyOn(console, 'log').mockImplementation((line: unknown) => void logLines.push(String(line)));
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** Strings whose presence in an output would echo the refused input. */
+function echoForms(raw: string): string[] {
+  return [raw, encodeURIComponent(raw), JSON.stringify(raw).slice(1, -1)].filter((form) => form.trim().length >= 2);
+}
+
+function expectNoEcho(raw: string, outputs: string[]) {
+  for (const output of [...outputs, ...logLines]) {
+    for (const form of echoForms(raw)) expect(output.includes(form), `echo of ${JSON.stringify(raw)}`).toBe(false);
+  }
+}
+
+async function mcpToolResultText(tool: string, args: unknown, token: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await callWorker('/mcp', {
+    method: 'POST',
+    token,
+    headers: { ...MCP_HEADERS, ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } }),
+  });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+// ---------------------------------------------------------------- refusals
+
+describe('path attacks', () => {
+  it('generates at least 200 distinct payloads', () => {
+    expect(PATH_PAYLOADS.length + REPEATED_PATH_QUERIES.length + VAULT_PAYLOADS.length).toBeGreaterThanOrEqual(200);
+    expect(PATH_PAYLOADS.length).toBeGreaterThanOrEqual(200);
+  });
+
+  it.each(PATH_PAYLOADS.map((payload, index) => [index, payload]))(
+    'payload #%i %j is refused on every route and tool before any fetch, without echo',
+    async (_index, raw) => {
+      const user = uniqueUser('path');
+      const token = await mintToken({ sub: user });
+      const outputs: string[] = [];
+      for (const contract of CONTRACT_NAMES) {
+        const rest = await restGet(REST_ROUTES[contract], raw, { token });
+        const text = await rest.text();
+        expect(rest.status).toBe(400);
+        expect(text).toBe(INVALID_PATH_REST);
+        outputs.push(text);
+
+        const rpcText = await mcpToolResultText(TOOLS[contract], { path: raw }, token);
+        const rpc = JSON.parse(rpcText);
+        expect(rpc.result.isError).toBe(true);
+        expect(rpc.result.content).toEqual([{ type: 'text', text: INVALID_PATH_TOOL }]);
+        outputs.push(rpcText);
+      }
+      expect(await canisterRequests(user)).toEqual([]);
+      expect(logLines).toHaveLength(CONTRACT_NAMES.length * 2);
+      for (const line of logLines) expect(JSON.parse(line)).toMatchObject({ outcome: 'INVALID_PATH', upstream: 'none' });
+      expectNoEcho(raw, outputs);
+    },
+  );
+
+  it.each(REPEATED_PATH_QUERIES)('query %j (path not given exactly once) is refused before any fetch', async (query) => {
+    const user = uniqueUser('path-twice');
+    await seedNotes(user, 'default', [
+      { path: 'a.md', body: '# A' },
+      { path: 'b.md', body: '# B' },
+      { path: 'c.md', body: '# C' },
+    ]);
+    const token = await mintToken({ sub: user });
+    for (const route of Object.values(REST_ROUTES)) {
+      const res = await callWorker(`${route}?${query}`, { token });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toBe(INVALID_PATH_REST);
+    }
+    expect(await canisterRequests(user)).toEqual([]);
+  });
+
+  it.each(VAULT_PAYLOADS)('vault id %j is refused on REST and MCP before any fetch, without echo', async (vault) => {
+    const user = uniqueUser('vault');
+    await seedNotes(user, 'default', [{ path: 'x.md', body: '# X' }]);
+    const token = await mintToken({ sub: user });
+    const outputs: string[] = [];
+    for (const contract of CONTRACT_NAMES) {
+      const rest = await restGet(REST_ROUTES[contract], 'x.md', { token, headers: { 'X-Vault-Id': vault } });
+      const text = await rest.text();
+      expect(rest.status).toBe(400);
+      expect(text).toBe(INVALID_VAULT_REST);
+      outputs.push(text);
+    }
+    const mcp = await callWorker('/mcp', {
+      method: 'POST',
+      token,
+      headers: { ...MCP_HEADERS, 'X-Vault-Id': vault },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: TOOLS.note_outline, arguments: { path: 'x.md' } } }),
+    });
+    const mcpText = await mcp.text();
+    expect(mcp.status).toBe(400);
+    expect(mcpText).toBe(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid vault' }, id: null }));
+    outputs.push(mcpText);
+    expect(await canisterRequests(user)).toEqual([]);
+    if (vault.trim().length >= 2) expectNoEcho(vault, outputs);
+  });
+
+  it('a 64-character vault id at the edge of the pattern is accepted', async () => {
+    const user = uniqueUser('vault-edge');
+    const vault = `v${'_-9Z'.repeat(15)}abc`;
+    expect(vault).toHaveLength(64);
+    await seedNotes(user, vault, [{ path: 'x.md', body: '# Edge vault' }]);
+    const token = await mintToken({ sub: user });
+    const res = await restGet(REST_ROUTES.note_outline, 'x.md', { token, headers: { 'X-Vault-Id': vault } });
+    expect(res.status).toBe(200);
+    expect((await res.json<any>()).headings[0].text).toBe('Edge vault');
+    const [request] = await canisterRequests(user);
+    expect(request.headers['x-vault-id']).toBe(vault);
+  });
+});
+
+// ---------------------------------------------------------------- what is served
+
+/** [what the client sends, what the canister is asked for and the payload names]. */
+const SERVED: Array<[string, string]> = [
+  ['served\\back\\slash.md', 'served/back/slash.md'],
+  ['served//double//slash.md', 'served/double/slash.md'],
+  ['served///triple\\\\mixed.md', 'served/triple/mixed.md'],
+  ['  served/trimmed.md  ', 'served/trimmed.md'],
+  ['served/trailing.md/', 'served/trailing.md'],
+  ['served/100% sure.md', 'served/100% sure.md'],
+  ['served/%41%zz.md', 'served/%41%zz.md'],
+  ['served/tab\there.md', 'served/tab\there.md'],
+  ['C:name.md', 'C:name.md'],
+  ['served/x:y.md', 'served/x:y.md'],
+  ['served/...md', 'served/...md'],
+  ['served/.../deep.md', 'served/.../deep.md'],
+  ['served/..hidden.md', 'served/..hidden.md'],
+  ['served/name...md', 'served/name...md'],
+  ['served/.dotfile.md', 'served/.dotfile.md'],
+  ['served/one\u2024dot.md', 'served/one\u2024dot.md'],
+  ['served/caf\u00e9/\u65e5\u672c.md', 'served/caf\u00e9/\u65e5\u672c.md'],
+  ['served/a%2ename.md', 'served/a%2ename.md'],
+  ['served/100%25.md', 'served/100%25.md'],
+  [`served/${'x'.repeat(1024 - 'served/'.length - '.md'.length)}.md`, `served/${'x'.repeat(1024 - 'served/'.length - '.md'.length)}.md`],
+];
+
+describe('paths the normalizer serves', () => {
+  it('the long legal path is exactly 1,024 characters', () => {
+    const long = SERVED[SERVED.length - 1][0];
+    expect(long).toHaveLength(1024);
+  });
+
+  it.each(SERVED)('%j is served as %j on every route and tool', async (sent, normalized) => {
+    const user = uniqueUser('served');
+    const frontmatter = { title: 'Served note', tags: ['ok'] };
+    const body = '# Served\n\nText.\n\n## Part\n';
+    await seedNotes(user, 'default', [{ path: normalized, frontmatter, body }]);
+    const token = await mintToken({ sub: user });
+    for (const contract of CONTRACT_NAMES) {
+      const expected = JSON.stringify(CONTRACTS[contract](normalized, decodeWireFrontmatter(JSON.stringify(frontmatter)), body));
+      const rest = await restGet(REST_ROUTES[contract], sent, { token });
+      expect(rest.status).toBe(200);
+      expect(await rest.text()).toBe(expected);
+      const rpc = await callTool(TOOLS[contract], { path: sent }, { token });
+      expect(rpc.result.isError).toBeUndefined();
+      expect(rpc.result.content[0].text).toBe(expected);
+      expect(toolText(rpc).path).toBe(JSON.parse(expected).path);
+    }
+    const requests = await canisterRequests(user);
+    expect(requests).toHaveLength(CONTRACT_NAMES.length * 2);
+    for (const request of requests) expect(request.url).toBe(`/api/v1/notes/${encodeURIComponent(normalized)}`);
+  });
+});
