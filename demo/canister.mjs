@@ -699,6 +699,10 @@ export async function startDemoCanister({
       else res.destroy();
     });
   });
+  // Keep idle connections longer than any client pools them: with Node's 5 s default, a pooled
+  // connection closed here while workerd reuses it surfaces as "Network connection lost".
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

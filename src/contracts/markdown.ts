@@ -45,9 +45,17 @@ export function assertBodyWithinCap(body: string): void {
 
 export function analyzeWithMdast(body: string): NoteStructure {
   assertBodyWithinCap(body);
-  const root: Root = fromMarkdown(body);
-  const headingNodes: Heading[] = [];
-  collectHeadings(root, headingNodes);
+  try {
+    return structureFromTree(fromMarkdown(body));
+  } catch (error) {
+    // Pathological nesting can exhaust the stack inside the parser: refuse the note, typed, never a 500.
+    if (error instanceof RangeError) throw new ContractError('NoteTooLarge');
+    throw error;
+  }
+}
+
+function structureFromTree(root: Root): NoteStructure {
+  const headingNodes = collectHeadings(root);
   return {
     headings: headingNodes.map((node) => ({
       level: headingLevel(node),
@@ -64,14 +72,19 @@ export function analyzeWithMdast(body: string): NoteStructure {
 /** The pipeline the builders use. */
 export const analyzeNote: (body: string) => NoteStructure = analyzeWithMdast;
 
-function collectHeadings(node: Nodes, out: Heading[]): void {
-  if (node.type === 'heading') {
-    out.push(node);
-    return;
+/** Pre-order heading walk that never descends into a heading; iterative, so nesting depth cannot overflow it. */
+function collectHeadings(root: Root): Heading[] {
+  const out: Heading[] = [];
+  const stack: Nodes[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Nodes;
+    if (node.type === 'heading') {
+      out.push(node);
+    } else if ('children' in node) {
+      for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push(node.children[i] as Nodes);
+    }
   }
-  if ('children' in node) {
-    for (const child of node.children) collectHeadings(child as Nodes, out);
-  }
+  return out;
 }
 
 /** Reference plain text: leaves give their value or alt, breaks a space, siblings join with one space. */
@@ -107,10 +120,18 @@ function offsetOf(node: Nodes, edge: 'start' | 'end'): number | null {
   return Number.isInteger(offset) ? (offset as number) : null;
 }
 
-/** Non-blank value or alt anywhere below, or a thematic break. */
-function isSubstantive(node: Nodes): boolean {
-  if ('value' in node && typeof node.value === 'string' && node.value.trim() !== '') return true;
-  if ('alt' in node && typeof node.alt === 'string' && node.alt.trim() !== '') return true;
-  if ('children' in node) return node.children.some((child) => isSubstantive(child as Nodes));
-  return node.type === 'thematicBreak';
+/** Non-blank value or alt anywhere below, or a childless thematic break; iterative for the same reason. */
+function isSubstantive(block: Nodes): boolean {
+  const stack: Nodes[] = [block];
+  while (stack.length > 0) {
+    const node = stack.pop() as Nodes;
+    if ('value' in node && typeof node.value === 'string' && node.value.trim() !== '') return true;
+    if ('alt' in node && typeof node.alt === 'string' && node.alt.trim() !== '') return true;
+    if ('children' in node) {
+      for (const child of node.children) stack.push(child as Nodes);
+    } else if (node.type === 'thematicBreak') {
+      return true;
+    }
+  }
+  return false;
 }
