@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { buildNoteOutline } from '../../src/contracts';
+import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
+import { callWorker, mintToken, testEnv } from '../support/worker/harness';
+
+const ROUTE = '/scooling/note-outline/smoke';
+const NOTE = { path: 'scooling/lesson one.md', frontmatter: { title: 'Lesson' }, body: '# Intro\n\nSecret body.\n\n## Practice\n' };
+
+async function bridgeEnv(overrides: Record<string, string | undefined> = {}) {
+  const user = uniqueUser('scooling');
+  await seedNotes(user, 'default', [NOTE]);
+  const token = await mintToken({ sub: user, role: 'viewer' }, { expiresIn: '1h' });
+  const env = testEnv({ SCOOLING_SMOKE_ENABLED: 'true', ENVIRONMENT: 'staging', SCOOLING_SMOKE_TOKEN: token, ...overrides });
+  return { user, env };
+}
+
+const smoke = (env: Record<string, string>, headers: Record<string, string> = {}) =>
+  callWorker(`${ROUTE}?path=${encodeURIComponent(NOTE.path)}`, { env, headers });
+
+describe('Scooling smoke bridge', () => {
+  it('returns the raw NoteOutline using its own credential', async () => {
+    const { user, env } = await bridgeEnv();
+    const res = await smoke(env);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(JSON.stringify(buildNoteOutline(NOTE.path, NOTE.frontmatter, NOTE.body)));
+    const [req] = await canisterRequests(user);
+    expect(req.headers['authorization']).toBe(`Bearer ${env.SCOOLING_SMOKE_TOKEN}`);
+  });
+
+  it('is off by default, in production, and unless enabled is exactly "true"', async () => {
+    const { user, env } = await bridgeEnv();
+    for (const off of [
+      { ...env, SCOOLING_SMOKE_ENABLED: 'false' },
+      { ...env, ENVIRONMENT: 'production' },
+      testEnv(),
+    ]) {
+      const res = await smoke(off);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: 'Not found', code: 'NOT_FOUND' });
+    }
+    expect(await canisterRequests(user)).toHaveLength(0);
+  });
+
+  it('refuses requests that carry their own Authorization or Cookie', async () => {
+    const { user, env } = await bridgeEnv({ ENVIRONMENT: 'local' });
+    for (const headers of [{ Authorization: 'Bearer x.y.z' }, { Cookie: 'session=abc' }]) {
+      const res = await smoke(env, headers);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'Credentials are not accepted on this route', code: 'CREDENTIALS_REFUSED' });
+    }
+    expect(await canisterRequests(user)).toHaveLength(0);
+  });
+
+  it('answers 503 when its own credential is missing or invalid, and validates the path first', async () => {
+    const { user, env } = await bridgeEnv();
+    for (const token of [undefined, 'not-a-jwt']) {
+      const res = await smoke({ ...testEnv({ SCOOLING_SMOKE_ENABLED: 'true', ENVIRONMENT: 'staging', SCOOLING_SMOKE_TOKEN: token }) });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('WWW-Authenticate')).toBeNull();
+    }
+    const traversal = await callWorker(`${ROUTE}?path=${encodeURIComponent('../x.md')}`, { env });
+    expect(traversal.status).toBe(400);
+    expect(await traversal.json()).toEqual({ error: 'Invalid path', code: 'INVALID_PATH' });
+    expect(await canisterRequests(user)).toHaveLength(0);
+  });
+});
