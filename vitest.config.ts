@@ -9,13 +9,14 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
       {
         plugins: [cloudflareTest({ main: './src/index.ts', wrangler: { configPath: './wrangler.toml' } })],
         test: {
           name: 'worker',
           include: ['test/worker/**/*.test.ts'],
+          testTimeout: 60_000,
           globalSetup: ['test/support/node/global-setup.ts'],
         },
       },

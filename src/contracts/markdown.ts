@@ -70,7 +70,7 @@ function structureFromTree(root: Root): NoteStructure {
 }
 
 /** The pipeline the builders use. */
-export const analyzeNote: (body: string) => NoteStructure = analyzeWithMdast;
+export { analyzeFast as analyzeNote } from './fast/analyze';
 
 /** Pre-order heading walk that never descends into a heading; iterative, so nesting depth cannot overflow it. */
 function collectHeadings(root: Root): Heading[] {

@@ -12,7 +12,11 @@ import { SECTION_SOURCE_SCHEMA, type Frontmatter, type Section, type SectionSour
  */
 export function buildSectionSource(path: string, frontmatter: Frontmatter, body: string): SectionSource {
   normalizeOutlinePath(path);
-  const structure = analyzeNote(body);
+  return sectionSourceFromStructure(path, frontmatter, analyzeNote(body));
+}
+
+/** SectionSource from an analyzed body (shared with the side-by-side runner in fast/contracts.ts). */
+export function sectionSourceFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): SectionSource {
   const tree = treeFromOutline(outlineFromStructure(path, frontmatter, structure));
   const pathSlug = normalizeSlug(tree.path) || 'note';
   const sectionId = (node: TreeNode): string => `${pathSlug}:${node.id}`;

@@ -43,7 +43,7 @@ describe('Scooling smoke bridge', () => {
 
   it('refuses requests that carry their own Authorization or Cookie', async () => {
     const { user, env } = await bridgeEnv({ ENVIRONMENT: 'local' });
-    for (const headers of [{ Authorization: 'Bearer x.y.z' }, { Cookie: 'session=abc' }]) {
+    for (const headers of [{ Authorization: 'Bearer x.y.z' }, { Cookie: 'session=abc' }] as Record<string, string>[]) {
       const res = await smoke(env, headers);
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ error: 'Credentials are not accepted on this route', code: 'CREDENTIALS_REFUSED' });

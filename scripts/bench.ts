@@ -1,0 +1,415 @@
+/**
+ * Throughput and peak heap of the four contracts, reference pipeline
+ * (analyzeWithMdast) against the fast one (analyzeFast), over the shared
+ * corpus and synthetic 10 KB / 100 KB / 1,000,000-char notes; then the
+ * parser alternatives that were measured; then end-to-end latency through
+ * the bundled Worker in Miniflare with a loopback canister.
+ *
+ *   node --import tsx scripts/bench.ts [--runs N] [--quick] [--no-e2e]
+ *
+ * Timing: median wall time of N runs after warm-up, one run = the four
+ * contracts on every note of the input (three analyses per note, as the
+ * builders do). MB/s means millions of UTF-16 chars per second (the inputs
+ * are ASCII apart from a few corpus chars, so chars ~ bytes).
+ *
+ * Peak heap: after warm-up, gc(), then v8.GCProfiler around one run.
+ * V8's used heap only grows between collections, so its peak is the largest
+ * of the used size just before each collection in the run and the used size
+ * at the end; the figure is that peak minus the used size after the gc()
+ * (input strings already live), divided by the input's chars.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { parse, postprocess, preprocess } from 'micromark';
+import { decodeWireFrontmatter } from '../src/contracts';
+import { analyzeWithMdast } from '../src/contracts/markdown';
+import { analyzeFast, runContractsWith, scanNote, type Analyzer } from '../src/contracts/fast';
+import type { Frontmatter } from '../src/contracts/types';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sharedRoot = path.resolve(repoRoot, '../shared');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const runsArg = args.indexOf('--runs');
+const RUNS = runsArg !== -1 ? Number(args[runsArg + 1]) : quick ? 3 : 7;
+const WARMUP = quick ? 1 : 2;
+
+const gc = exposeGc();
+
+interface Note {
+  path: string;
+  frontmatter: Frontmatter;
+  body: string;
+}
+
+interface Input {
+  name: string;
+  notes: Note[];
+  chars: number;
+}
+
+// ------------------------------------------------------------------ inputs
+
+/** mulberry32: a small deterministic PRNG, so every run benches the same notes. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = (
+  'note vault edge worker canister outline section heading tree facet project tag review plan ' +
+  'meeting agenda decision follow up draft summary context memory index query token schema ' +
+  'payload contract source parity latency cache build deploy release migration storage sync ' +
+  'agent prompt model embedding search result episode chain entity author date update status'
+).split(' ');
+
+/**
+ * Realistic Markdown of exactly `chars` chars: a heading (h1-h4, some with
+ * inline markup) every ~2,000 chars, paragraphs with emphasis, code and
+ * links, nested lists, block quotes with lazy lines, fenced code holding
+ * fake headings, pipe tables as plain text, the odd thematic break.
+ */
+export function syntheticNote(chars: number, seed: number): string {
+  const random = prng(seed);
+  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
+  const int = (min: number, max: number): number => min + Math.floor(random() * (max - min + 1));
+  const word = (): string => pick(WORDS);
+  const phrase = (count: number): string => Array.from({ length: count }, word).join(' ');
+  const sentence = (): string => {
+    const parts = [phrase(int(3, 9))];
+    const roll = random();
+    if (roll < 0.15) parts.push(`*${phrase(int(1, 3))}*`);
+    else if (roll < 0.25) parts.push(`**${phrase(int(1, 2))}**`);
+    else if (roll < 0.4) parts.push(`\`${word()}.${word()}()\``);
+    else if (roll < 0.5) parts.push(`[${phrase(int(1, 3))}](https://example.com/${word()}/${int(1, 999)})`);
+    parts.push(phrase(int(2, 8)));
+    const text = parts.join(' ');
+    return text[0].toUpperCase() + text.slice(1) + '.';
+  };
+  const paragraph = (): string => Array.from({ length: int(2, 5) }, sentence).join(' ');
+  const blocks: (() => string)[] = [
+    paragraph,
+    paragraph,
+    paragraph,
+    () =>
+      Array.from({ length: int(3, 6) }, () =>
+        random() < 0.2 ? `- ${sentence()}\n  - ${phrase(int(2, 6))}` : `- ${sentence()}`,
+      ).join('\n'),
+    () => Array.from({ length: int(2, 5) }, (_, index) => `${index + 1}. ${sentence()}`).join('\n'),
+    () => `> ${sentence()}\n> ${sentence()}\n${phrase(int(3, 7))}.`,
+    () =>
+      '```' + pick(['ts', 'md', 'sh', '']) + '\n' +
+      `# not a heading ${word()}\nconst ${word()} = ${int(1, 99)};\n## also not ${word()}\n` + '```',
+    () =>
+      `| ${word()} | ${word()} | ${word()} |\n| --- | --- | --- |\n` +
+      Array.from({ length: int(2, 4) }, () => `| ${word()} | ${int(1, 99)} | ${phrase(2)} |`).join('\n'),
+    () => (random() < 0.5 ? '---' : paragraph()),
+  ];
+  const out: string[] = [];
+  let length = 0;
+  let sinceHeading = Number.POSITIVE_INFINITY;
+  while (length < chars) {
+    let block: string;
+    if (sinceHeading >= 1900 + int(0, 200)) {
+      const level = pick([1, 2, 2, 3, 3, 3, 4, 4]);
+      const roll = random();
+      const title = roll < 0.1 ? `${phrase(2)} *${word()}*` : roll < 0.2 ? `${phrase(2)} \`${word()}\`` : phrase(int(2, 5));
+      block = `${'#'.repeat(level)} ${title[0].toUpperCase()}${title.slice(1)}`;
+      sinceHeading = 0;
+    } else {
+      block = pick(blocks)();
+    }
+    out.push(block);
+    length += block.length + 2;
+    sinceHeading += block.length + 2;
+  }
+  return out.join('\n\n').slice(0, chars);
+}
+
+function loadCorpus(): Input | null {
+  const file = path.join(sharedRoot, 'corpus', 'knowtation-notes.json');
+  if (!existsSync(file)) return null;
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as { path: string; frontmatter: unknown; body: string }[];
+  const notes = raw.map((note) => ({
+    path: note.path,
+    frontmatter: decodeWireFrontmatter(JSON.stringify(note.frontmatter)) as Frontmatter,
+    body: note.body,
+  }));
+  return { name: `corpus (${notes.length} notes)`, notes, chars: notes.reduce((sum, note) => sum + note.body.length, 0) };
+}
+
+function syntheticInput(name: string, chars: number, seed: number): Input {
+  return { name, notes: [{ path: `bench/${name}.md`, frontmatter: {}, body: syntheticNote(chars, seed) }], chars };
+}
+
+// ------------------------------------------------------------------ measurement
+
+function exposeGc(): () => void {
+  const existing = (globalThis as { gc?: () => void }).gc;
+  if (existing) return existing;
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+function runInput(analyze: Analyzer, input: Input): number {
+  let sink = 0;
+  for (const note of input.notes) {
+    const payloads = runContractsWith(analyze, note.path, note.frontmatter, note.body);
+    sink += payloads.section_source.sections.length + payloads.note_outline.headings.length;
+  }
+  return sink;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function timeMedian(work: () => unknown, runs: number, warmup: number): number {
+  for (let index = 0; index < warmup; index++) work();
+  const times: number[] = [];
+  for (let index = 0; index < runs; index++) {
+    const start = performance.now();
+    work();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+interface HeapPeak {
+  bytes: number;
+  collections: number;
+}
+
+function peakHeap(work: () => unknown): HeapPeak {
+  gc();
+  gc();
+  const baseline = v8.getHeapStatistics().used_heap_size;
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  work();
+  const atEnd = v8.getHeapStatistics().used_heap_size;
+  const { statistics } = profiler.stop();
+  let peak = atEnd;
+  for (const entry of statistics) peak = Math.max(peak, entry.beforeGC.heapStatistics.usedHeapSize);
+  return { bytes: peak - baseline, collections: statistics.length };
+}
+
+const mbPerSecond = (chars: number, ms: number): string => (chars / 1e6 / (ms / 1000)).toFixed(2);
+const fixed = (value: number, digits: number): string => value.toFixed(digits);
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  const line = (row: string[]): string =>
+    '| ' + row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ') + ' |';
+  return [line(rows[0]), '|' + widths.map((width, column) => (column === 0 ? '-'.repeat(width + 2) : '-'.repeat(width + 1) + ':')).join('|') + '|', ...rows.slice(1).map(line)].join('\n');
+}
+
+// ------------------------------------------------------------------ sections
+
+function contractsSection(inputs: Input[]): void {
+  console.log(`\n## Four contracts: reference (analyzeWithMdast) vs fast (analyzeFast)\n`);
+  console.log(`median of ${RUNS} runs after ${WARMUP} warm-up; heap = peak used-heap growth per input char\n`);
+  const rows = [['input', 'chars', 'mdast MB/s', 'fast MB/s', 'speed-up', 'mdast heap B/char', 'fast heap B/char']];
+  for (const input of inputs) {
+    const reference = timeMedian(() => runInput(analyzeWithMdast, input), RUNS, WARMUP);
+    const fast = timeMedian(() => runInput(analyzeFast, input), Math.max(RUNS, 15), WARMUP + 2);
+    const referenceHeap = peakHeap(() => runInput(analyzeWithMdast, input));
+    const fastHeap = peakHeap(() => runInput(analyzeFast, input));
+    rows.push([
+      input.name,
+      String(input.chars),
+      mbPerSecond(input.chars, reference),
+      mbPerSecond(input.chars, fast),
+      `${fixed(reference / fast, 1)}x`,
+      fixed(referenceHeap.bytes / input.chars, 1),
+      `${fixed(fastHeap.bytes / input.chars, 2)}${fastHeap.collections === 0 ? '' : ` (${fastHeap.collections} gc)`}`,
+    ]);
+  }
+  console.log(table(rows));
+}
+
+const TEXT_CONSTRUCTS = [
+  'attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape',
+  'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink',
+];
+
+function alternativesSection(input: Input): void {
+  const body = input.notes[0].body;
+  const noInline = { extensions: [{ disable: { null: TEXT_CONSTRUCTS } }] };
+  const events = (options?: typeof noInline) =>
+    postprocess(parse(options).document().write(preprocess()(body, undefined, true))).length;
+  const candidates: [string, () => unknown][] = [
+    ['fromMarkdown (reference analyzer: micromark + mdast)', () => analyzeWithMdast(body)],
+    ['micromark events only (no mdast)', () => events()],
+    ['micromark events, inline constructs disabled', () => events(noInline)],
+    ['fromMarkdown, inline constructs disabled', () => fromMarkdown(body, noInline)],
+    ['fast: block scanner only (scanNote)', () => scanNote(body)],
+    ['fast: analyzeFast (scanner + micromark for inline segments)', () => analyzeFast(body)],
+  ];
+  console.log(`\n## One analysis of the ${input.name} note, alternatives (MB/s, median of ${RUNS})\n`);
+  const rows = [['analyzer', 'MB/s', 'vs fromMarkdown']];
+  let baseline = 0;
+  for (const [name, work] of candidates) {
+    const ms = timeMedian(work, RUNS, WARMUP);
+    if (baseline === 0) baseline = ms;
+    rows.push([name, mbPerSecond(body.length, ms), `${fixed(baseline / ms, 1)}x`]);
+  }
+  console.log(table(rows));
+}
+
+// ------------------------------------------------------------------ end to end
+
+async function endToEndSection(notes: Input[]): Promise<void> {
+  console.log(`\n## End to end: GET /api/v1/note-outline through the Worker (Miniflare), loopback canister\n`);
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-'));
+  const canisterSecret = 'bench-canister-secret';
+  const sessionSecret = 'bench-session-secret-0123456789abcdef';
+  const bodies = new Map(notes.map((input) => [input.notes[0].path, input.notes[0].body]));
+  let workerLogLines = 0;
+  let workerErrorText = '';
+  let canisterCalls = 0;
+  let canisterRefusals = 0;
+  const canister = http.createServer((request, response) => {
+    canisterCalls++;
+    if (request.headers['x-gateway-auth'] !== canisterSecret) {
+      canisterRefusals++;
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      return;
+    }
+    const match = /^\/api\/v1\/notes\/(.+)$/.exec(new URL(request.url ?? '/', 'http://x').pathname);
+    const notePath = match ? decodeURIComponent(match[1]) : '';
+    const body = bodies.get(notePath);
+    if (body === undefined) {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: notePath, frontmatter: '{}', body }));
+  });
+  await new Promise<void>((resolve) => canister.listen(0, '127.0.0.1', resolve));
+  const canisterUrl = `http://127.0.0.1:${(canister.address() as AddressInfo).port}`;
+  let mf: { ready: Promise<URL>; dispose(): Promise<void> } | undefined;
+  try {
+    execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outDir], {
+      cwd: repoRoot,
+      stdio: 'pipe',
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+    });
+    const { Miniflare } = await import('miniflare');
+    const { SignJWT } = await import('jose');
+    mf = new Miniflare({
+      scriptPath: path.join(outDir, 'index.js'),
+      modules: true,
+      modulesRoot: outDir,
+      compatibilityDate: '2026-04-01',
+      host: '127.0.0.1',
+      port: 0,
+      // The Worker logs one JSON line per request; count them instead of printing them.
+      handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
+        stdout.on('data', (chunk: Buffer) => (workerLogLines += chunk.toString().split('\n').filter(Boolean).length));
+        stderr.on('data', (chunk: Buffer) => (workerErrorText += chunk.toString()));
+      },
+      handleStructuredLogs: (entry: { level: string; message: string }) => {
+        if (entry.level === 'error') workerErrorText += entry.message;
+        else workerLogLines++;
+      },
+      bindings: {
+        CANISTER_URL: canisterUrl,
+        CANISTER_AUTH_SECRET: canisterSecret,
+        SESSION_SECRET: sessionSecret,
+        ENVIRONMENT: 'local',
+        CANISTER_TIMEOUT_MS: '30000',
+      },
+    }) as unknown as { ready: Promise<URL>; dispose(): Promise<void> };
+    const base = await mf.ready;
+    const token = await new SignJWT({ type: 'session', role: 'viewer' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('bench-user')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(sessionSecret));
+    const get = async (notePath: string): Promise<Response> =>
+      fetch(new URL(`/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, base), {
+        headers: { authorization: `Bearer ${token}` },
+      });
+
+    const unauthenticated = await fetch(`${canisterUrl}/api/v1/notes/${encodeURIComponent(notes[0].notes[0].path)}`);
+    await unauthenticated.arrayBuffer();
+    if (unauthenticated.status !== 401) throw new Error('the loopback canister did not refuse a request without X-Gateway-Auth');
+    canisterCalls = 0;
+    canisterRefusals = 0;
+
+    const probe = await get(notes[0].notes[0].path);
+    const probeText = await probe.text();
+    if (probe.status === 404 && canisterCalls === 0) {
+      console.log(`skipped: GET /api/v1/note-outline is not served yet (404: ${probeText.slice(0, 120)})`);
+      return;
+    }
+    if (probe.status !== 200) {
+      console.log(`skipped: the probe answered ${probe.status} ${probeText.slice(0, 200)}`);
+      return;
+    }
+    const rows = [['note', 'chars', 'requests', 'p50 ms', 'p99 ms']];
+    for (const input of notes) {
+      const notePath = input.notes[0].path;
+      const count = input.chars > 500_000 ? (quick ? 10 : 40) : quick ? 50 : 300;
+      for (let index = 0; index < Math.min(10, count); index++) await (await get(notePath)).arrayBuffer();
+      const latencies: number[] = [];
+      for (let index = 0; index < count; index++) {
+        const start = performance.now();
+        const response = await get(notePath);
+        await response.arrayBuffer();
+        latencies.push(performance.now() - start);
+        if (response.status !== 200) throw new Error(`status ${response.status} for ${notePath}`);
+      }
+      latencies.sort((a, b) => a - b);
+      const at = (quantile: number): number => latencies[Math.min(latencies.length - 1, Math.ceil(quantile * latencies.length) - 1)];
+      rows.push([input.name, String(input.chars), String(count), fixed(at(0.5), 1), fixed(at(0.99), 1)]);
+    }
+    console.log(table(rows));
+    console.log(`\ncanister calls ${canisterCalls}, refused for a wrong X-Gateway-Auth: ${canisterRefusals}; Worker log lines ${workerLogLines}`);
+    if (workerErrorText) console.log(`Worker stderr: ${workerErrorText.slice(0, 500)}`);
+    console.log('(sequential requests over loopback HTTP; the Worker runs whatever analyzeNote is wired to in src/contracts/markdown.ts)');
+  } catch (error) {
+    console.log(`skipped: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  } finally {
+    await mf?.dispose();
+    canister.close();
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  const cpus = os.cpus();
+  console.log(`# bench: ${os.cpus().length} cpus, ${cpus[0]?.model ?? 'unknown cpu'}, node ${process.version}`);
+  const corpus = loadCorpus();
+  if (!corpus) console.warn(`corpus not found at ${sharedRoot}/corpus: benching synthetic notes only`);
+  const synthetic = [
+    syntheticInput('synthetic-10k', 10_000, 10),
+    syntheticInput('synthetic-100k', 100_000, 100),
+    syntheticInput('synthetic-1m', 1_000_000, 1000),
+  ];
+  contractsSection([...(corpus ? [corpus] : []), ...synthetic]);
+  alternativesSection(synthetic[2]);
+  if (!args.includes('--no-e2e')) await endToEndSection([synthetic[0], synthetic[2]]);
+}
+
+// Runs only as a script, so the synthetic-note generator can be imported.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
