@@ -88,7 +88,7 @@ function collectHeadings(root: Root): Heading[] {
 }
 
 /** Reference plain text: leaves give their value or alt, breaks a space, siblings join with one space. */
-function headingPlainText(node: Nodes): string {
+export function headingPlainText(node: Nodes): string {
   switch (node.type) {
     case 'text':
     case 'inlineCode':

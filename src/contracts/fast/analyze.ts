@@ -7,7 +7,7 @@
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes, RootContent } from 'mdast';
-import { analyzeWithMdast, assertBodyWithinCap, normalizeHeadingText, type NoteStructure } from '../markdown';
+import { analyzeWithMdast, assertBodyWithinCap, headingPlainText, normalizeHeadingText, type NoteStructure } from '../markdown';
 import { Decline, isJsWhitespace, scanNote, type ScanResult, type Segment } from './scanner';
 
 export { Decline } from './scanner';
@@ -135,29 +135,12 @@ function sentinelLabel(body: string): string {
 }
 
 function headingOutcome(node: RootContent): SegmentOutcome {
-  const text = plainText(node as Nodes);
+  const text = headingPlainText(node as Nodes);
   let substantive = false;
   for (let at = 0; at < text.length && !substantive; at++) substantive = !isJsWhitespace(text.charCodeAt(at));
   return { text, substantive };
 }
 
-/** The reference heading plain text (REFERENCE-CONTRACTS 1.3). */
-function plainText(node: Nodes): string {
-  switch (node.type) {
-    case 'text':
-    case 'inlineCode':
-    case 'html':
-      return node.value ?? '';
-    case 'break':
-      return ' ';
-    case 'image':
-    case 'imageReference':
-      return node.alt != null ? node.alt : '';
-    default:
-      if (!('children' in node)) return '';
-      return node.children.map((child) => plainText(child as Nodes)).join(' ');
-  }
-}
 
 /** The reference "substantive" test (REFERENCE-CONTRACTS 5). */
 function isSubstantive(node: Nodes): boolean {
