@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ContractError,
   MAX_NOTE_HEADINGS,
   MAX_NOTE_INPUT_CHARS,
   buildDocumentTree,
@@ -8,21 +7,10 @@ import {
   buildNoteOutline,
   buildSectionSource,
 } from '../../../src/contracts';
+import { expectNoteTooLarge } from './expect-contract-error';
 
 const PATH = 'inbox/big.md';
 const headingBody = (count: number): string => Array.from({ length: count }, (_, i) => `## H${i + 1}`).join('\n') + '\n';
-
-function expectNoteTooLarge(run: () => unknown): void {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(ContractError);
-  expect((caught as ContractError).kind).toBe('NoteTooLarge');
-  expect((caught as ContractError).message).toBe('Note too large');
-}
 
 describe('heading cap (REFERENCE-CONTRACTS 1.6)', () => {
   it('exports the reference caps', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ContractError,
   buildDocumentTree,
   buildMetadataFacets,
   buildNoteOutline,
@@ -10,21 +9,7 @@ import {
   normalizeOutlinePath,
   normalizeTreePath,
 } from '../../../src/contracts';
-
-/** Asserts an InvalidPath ContractError whose message is exactly 'Invalid path' (never the input). */
-function expectInvalidPath(run: () => unknown): void {
-  let caught: unknown;
-  try {
-    run();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(ContractError);
-  const error = caught as ContractError;
-  expect(error.kind).toBe('InvalidPath');
-  expect(error.message).toBe('Invalid path');
-  expect(error.name).toBe('ContractError');
-}
+import { expectInvalidPath } from './expect-contract-error';
 
 const NON_STRINGS: unknown[] = [undefined, null, 42, {}, ['a.md']];
 
