@@ -1,0 +1,142 @@
+/**
+ * Which MCP protocol era one JSON-RPC message belongs to, decided by exact
+ * string comparison before any SDK code sees the message.
+ *
+ * Invariant: a message reaches the SDK only when every revision it names
+ * (the MCP-Protocol-Version header, the `_meta` claim) is one this endpoint
+ * serves, spelled exactly; and a 2026-07-28 request only when its standard
+ * headers agree with its body. The SDK orders revision strings
+ * alphabetically, so without this gate a garbage or future header can be
+ * taken for a 2026 request. Every refusal here has a fixed text and never
+ * quotes the request.
+ */
+import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+
+/** The one sessionless revision this endpoint serves (server/discover, per-request `_meta`). */
+export const MODERN_REVISION = '2026-07-28';
+/** Revisions served through `initialize` (the SDK's list: 2025-11-25 down to 2024-10-07). */
+export const LEGACY_REVISIONS: readonly string[] = [...SUPPORTED_PROTOCOL_VERSIONS];
+export const SERVED_REVISIONS: readonly string[] = [MODERN_REVISION, ...LEGACY_REVISIONS];
+
+/** JSON-RPC codes of the 2026-07-28 revision. */
+export const HEADER_MISMATCH = -32020;
+export const MISSING_CLIENT_CAPABILITY = -32021;
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/** Longest string id a request may carry; ids are returned on answers, so they stay short. */
+export const MAX_STRING_ID_LENGTH = 128;
+
+export interface EraRefusal {
+  status: number;
+  code: number;
+  message: string;
+  /** Stable log outcome. */
+  outcome: string;
+  data?: unknown;
+}
+
+export type EraDecision = { era: 'legacy' } | { era: 'modern' } | { era: 'refused'; refusal: EraRefusal };
+
+const refuse = (status: number, code: number, message: string, outcome: string, data?: unknown): EraDecision => ({
+  era: 'refused',
+  refusal: { status, code, message, outcome, ...(data === undefined ? {} : { data }) },
+});
+
+const headerFault = (message: string): EraDecision => refuse(400, HEADER_MISMATCH, message, 'HEADER_MISMATCH');
+
+export const UNSUPPORTED_VERSION_MESSAGE = 'Unsupported protocol version';
+export const HEADER_MESSAGES = {
+  versionMissing: 'Missing MCP-Protocol-Version header',
+  versionMismatch: 'MCP-Protocol-Version header does not match the request',
+  methodMissing: 'Missing Mcp-Method header',
+  methodMismatch: 'Mcp-Method header does not match the request',
+  nameMissing: 'Missing Mcp-Name header',
+  nameMismatch: 'Mcp-Name header does not match the request',
+} as const;
+export const ENVELOPE_MISSING_MESSAGE = 'Missing protocol version in _meta';
+export const INVALID_ID_MESSAGE = 'Invalid request';
+
+/** Methods a 2026-07-28 request may name that the SDK must not serve here (a long-lived stream). */
+const REFUSED_MODERN_METHODS = new Set(['subscriptions/listen']);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** RFC 9110 optional whitespace around a field value; the Headers API already trims it, but a value may be absent. */
+function headerValue(headers: Headers, name: string): string | null {
+  const value = headers.get(name);
+  return value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** Mcp-Name carries either the name itself or `=?base64?<utf-8 bytes>?=`; null when the encoding is broken. */
+export function decodeMcpName(value: string): string | null {
+  const match = BASE64_SENTINEL.exec(value);
+  if (!match) return value;
+  try {
+    const bytes = Uint8Array.from(atob(match[1]), (char) => char.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function hasAcceptableId(message: Record<string, unknown>): boolean {
+  if (!('id' in message)) return true;
+  const id = message.id;
+  if (typeof id === 'number') return Number.isSafeInteger(id);
+  return typeof id === 'string' && id.length <= MAX_STRING_ID_LENGTH;
+}
+
+/**
+ * Decides the era of one parsed JSON-RPC message (never an array: batches are
+ * refused before this). Messages that are not JSON-RPC requests or
+ * notifications pass as legacy; the SDK refuses them with codes whose texts
+ * are fixed on the way out.
+ */
+export function decideEra(headers: Headers, message: unknown): EraDecision {
+  if (!isPlainObject(message) || typeof message.method !== 'string') return { era: 'legacy' };
+  const method = message.method;
+  if (!hasAcceptableId(message)) return refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');
+
+  const version = headerValue(headers, 'MCP-Protocol-Version');
+  if (version !== null && !SERVED_REVISIONS.includes(version)) {
+    return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, UNSUPPORTED_VERSION_MESSAGE, 'UNSUPPORTED_PROTOCOL_VERSION', {
+      supported: [...SERVED_REVISIONS],
+    });
+  }
+
+  const params = isPlainObject(message.params) ? message.params : undefined;
+  const meta = params && isPlainObject(params._meta) ? params._meta : undefined;
+  const isRequest = 'id' in message;
+
+  if (!meta || !Object.hasOwn(meta, PROTOCOL_VERSION_META_KEY)) {
+    // A 2026 header on a request without the per-request claim: the body is not a 2026 request.
+    if (version === MODERN_REVISION && isRequest) return refuse(400, -32602, ENVELOPE_MISSING_MESSAGE, 'INVALID_PARAMS');
+    return { era: version === MODERN_REVISION ? 'modern' : 'legacy' };
+  }
+
+  const claim = meta[PROTOCOL_VERSION_META_KEY];
+  if (claim !== MODERN_REVISION) {
+    return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, UNSUPPORTED_VERSION_MESSAGE, 'UNSUPPORTED_PROTOCOL_VERSION', {
+      supported: [...SERVED_REVISIONS],
+    });
+  }
+  if (version === null) return headerFault(HEADER_MESSAGES.versionMissing);
+  if (version !== claim) return headerFault(HEADER_MESSAGES.versionMismatch);
+
+  const methodHeader = headerValue(headers, 'Mcp-Method');
+  if (methodHeader === null) return headerFault(HEADER_MESSAGES.methodMissing);
+  if (methodHeader !== method) return headerFault(HEADER_MESSAGES.methodMismatch);
+
+  if (method === 'tools/call' && typeof params?.name === 'string') {
+    const nameHeader = headerValue(headers, 'Mcp-Name');
+    if (nameHeader === null) return headerFault(HEADER_MESSAGES.nameMissing);
+    if (decodeMcpName(nameHeader) !== params.name) return headerFault(HEADER_MESSAGES.nameMismatch);
+  }
+
+  if (isRequest && REFUSED_MODERN_METHODS.has(method)) return refuse(404, -32601, 'Method not found', 'RPC_ERROR');
+  return { era: 'modern' };
+}
