@@ -208,7 +208,11 @@ describe('MCP: nothing the SDK says can echo input', () => {
     expect(version.status).toBe(400);
     const versionText = await version.text();
     expect(versionText).not.toContain('SENTINEL');
-    expect(JSON.parse(versionText).error.message).toBe('Bad request');
+    expect(JSON.parse(versionText).error).toEqual({
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'] },
+    });
 
     const malformed = await mcpPost({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'SENTINEL-NAME', arguments: 'SENTINEL-ARGS' } }, { token });
     const malformedText = await malformed.text();
