@@ -13,7 +13,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
-export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Vault-Id, MCP-Protocol-Version';
+export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Vault-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name';
 export const CORS_EXPOSED_HEADERS = 'WWW-Authenticate, X-Request-Id';
 export const CORS_ALLOWED_METHODS = 'GET, POST, OPTIONS';
 
