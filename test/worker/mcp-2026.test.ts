@@ -41,6 +41,14 @@ describe('MCP 2026-07-28, sessionless', () => {
     expect(body.result.capabilities).toEqual({ tools: {} });
     expect(body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'knowtation-hosted', version: '0.1.0' });
     expect(body.result).toMatchObject({ ttlMs: 300000, cacheScope: 'private' });
+    expect(res.headers.get('Content-Type')).toContain('application/json');
+  });
+
+  it('a 2026-07-28 POST that is not application/json is 415 with the fixed text', async () => {
+    const { token } = await setup();
+    const res = await modern('tools/list', {}, token, { 'Content-Type': 'text/plain' });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported media type: send application/json' }, id: null });
   });
 
   it('tools/list: four read-only tools with outputSchema, cacheable by this client only', async () => {
