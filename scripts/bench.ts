@@ -276,7 +276,7 @@ function alternativesSection(input: Input): void {
 // ------------------------------------------------------------------ end to end
 
 async function endToEndSection(notes: Input[]): Promise<void> {
-  console.log(`\n## End to end: GET /api/v1/note-outline through the Worker (Miniflare), loopback canister\n`);
+  console.log(`\n## End to end: note outline over REST and MCP tools/call (each era) through the Worker (Miniflare), loopback canister\n`);
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-'));
   const canisterSecret = 'bench-canister-secret';
   const sessionSecret = 'bench-session-secret-0123456789abcdef';
@@ -364,22 +364,54 @@ async function endToEndSection(notes: Input[]): Promise<void> {
       console.log(`skipped: the probe answered ${probe.status} ${probeText.slice(0, 200)}`);
       return;
     }
-    const rows = [['note', 'chars', 'requests', 'p50 ms', 'p99 ms']];
+    // The same note through REST and through MCP tools/call on each protocol era.
+    const mcpMeta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const mcpCall = (era: '2025-11-25' | '2026-07-28', notePath: string): Promise<Response> => {
+      const params: Record<string, unknown> = { name: 'get_note_outline', arguments: { path: notePath } };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': era,
+      };
+      if (era === '2026-07-28') {
+        params._meta = mcpMeta;
+        Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': 'get_note_outline' });
+      }
+      return fetch(new URL('/mcp', base), { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }) });
+    };
+    const surfaces: Array<[string, (notePath: string) => Promise<Response>]> = [
+      ['REST GET /api/v1/note-outline', get],
+      ['MCP tools/call, 2025-11-25', (notePath) => mcpCall('2025-11-25', notePath)],
+      ['MCP tools/call, 2026-07-28', (notePath) => mcpCall('2026-07-28', notePath)],
+    ];
+    const rows = [['note', 'chars', 'surface', 'requests', 'p50 ms', 'p99 ms']];
     for (const input of notes) {
       const notePath = input.notes[0].path;
       const count = input.chars > 500_000 ? (quick ? 10 : 40) : quick ? 50 : 300;
-      for (let index = 0; index < Math.min(10, count); index++) await (await get(notePath)).arrayBuffer();
-      const latencies: number[] = [];
-      for (let index = 0; index < count; index++) {
-        const start = performance.now();
-        const response = await get(notePath);
-        await response.arrayBuffer();
-        latencies.push(performance.now() - start);
-        if (response.status !== 200) throw new Error(`status ${response.status} for ${notePath}`);
+      for (const [surface, send] of surfaces) {
+        const check = await send(notePath);
+        const checkText = await check.text();
+        if (check.status !== 200 || checkText.includes('"isError":true') || checkText.includes('"error":{')) {
+          throw new Error(`${surface}: status ${check.status} for ${notePath}`);
+        }
+        for (let index = 0; index < Math.min(10, count); index++) await (await send(notePath)).arrayBuffer();
+        const latencies: number[] = [];
+        for (let index = 0; index < count; index++) {
+          const start = performance.now();
+          const response = await send(notePath);
+          await response.arrayBuffer();
+          latencies.push(performance.now() - start);
+          if (response.status !== 200) throw new Error(`${surface}: status ${response.status} for ${notePath}`);
+        }
+        latencies.sort((a, b) => a - b);
+        const at = (quantile: number): number => latencies[Math.min(latencies.length - 1, Math.ceil(quantile * latencies.length) - 1)];
+        rows.push([input.name, String(input.chars), surface, String(count), fixed(at(0.5), 1), fixed(at(0.99), 1)]);
       }
-      latencies.sort((a, b) => a - b);
-      const at = (quantile: number): number => latencies[Math.min(latencies.length - 1, Math.ceil(quantile * latencies.length) - 1)];
-      rows.push([input.name, String(input.chars), String(count), fixed(at(0.5), 1), fixed(at(0.99), 1)]);
     }
     console.log(table(rows));
     console.log(`\ncanister calls ${canisterCalls}, refused for a wrong X-Gateway-Auth: ${canisterRefusals}; Worker log lines ${workerLogLines}`);
