@@ -15,6 +15,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from 'jose';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
+import { TOKEN_REFUSALS } from '../../src/auth/jwt';
 import { PREVIOUS_SECRET, REST_ROUTES, SESSION_SECRET, TOOLS, callWorker, mcpPost, testEnv } from '../support/worker/harness';
 
 const NOTE_PATH = 'auth/probe.md';
@@ -53,6 +54,8 @@ interface Attempt {
 interface AttackCase {
   name: string;
   outcome: Outcome;
+  /** The log line's `reason`, where the case pins it (issue 13 item 4). */
+  reason?: string;
   attempt: (user: string) => Promise<Attempt>;
 }
 
@@ -194,6 +197,64 @@ const jwksOnlyEnv = () => testEnv({ JWT_JWKS_URL: JWKS_URL, SESSION_SECRET: unde
 const issuerAudienceEnv = () => testEnv({ JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE });
 const rotationEnv = () => testEnv({ SESSION_SECRET_PREVIOUS: PREVIOUS_SECRET });
 const hubOnlyEnv = () => testEnv({ SESSION_SECRET: undefined, HUB_JWT_SECRET: HUB_SECRET });
+
+// ---------------------------------------------------------------- header-unsafe claims
+
+/** C0 (including TAB), DEL and C1 controls; CR, LF and NUL are the ones that break a header or a log line. */
+const UNSAFE_CHARACTERS: Array<[string, string]> = [
+  ['CR', '\r'],
+  ['LF', '\n'],
+  ['NUL', '\0'],
+  ['U+0001', '\u0001'],
+  ['TAB', '\t'],
+  ['U+001F', '\u001f'],
+  ['DEL', '\u007f'],
+  ['NEL (U+0085, C1)', '\u0085'],
+  ['U+009F (C1)', '\u009f'],
+];
+
+/** Where a claim value goes in a session token's claims. */
+const UNSAFE_CLAIM_PLACES: Array<[string, (u: string, bad: string) => Record<string, unknown>]> = [
+  ['sub', (u, bad) => ({ sub: `${u}${bad}x` })],
+  ['sub, trailing', (u, bad) => ({ sub: `${u}${bad}` })],
+  ['effective_canister_user_id', (u, bad) => ({ effective_canister_user_id: `${u}${bad}X-Injected: 1` })],
+  ['effective_canister_user_id, trailing (trimmed today)', (u, bad) => ({ effective_canister_user_id: `${u}${bad}` })],
+  ['role', (_u, bad) => ({ role: `viewer${bad}` })],
+  ['allowed_vault_ids', (_u, bad) => ({ allowed_vault_ids: ['default', `other${bad}`] })],
+  ['vault_ids', (_u, bad) => ({ vault_ids: [`default${bad}`] })],
+  ['scope.folders', (_u, bad) => ({ scope: { folders: ['auth', `a${bad}b`], projects: [] } })],
+  ['scope.projects', (_u, bad) => ({ scope: { folders: ['auth'], projects: [`p${bad}`] } })],
+];
+
+const UNSAFE_CLAIM_CASES: AttackCase[] = [
+  ...UNSAFE_CLAIM_PLACES.flatMap(([place, claims]) =>
+    UNSAFE_CHARACTERS.map(
+      ([label, bad]): AttackCase => ({
+        name: `${label} in ${place}`,
+        outcome: 'unauthorized',
+        reason: 'unsafe_claims',
+        attempt: async (u) => bearer(await hs256(claimsFor(u, claims(u, bad)))),
+      }),
+    ),
+  ),
+  {
+    name: 'lone surrogate in sub',
+    outcome: 'unauthorized',
+    reason: 'unsafe_claims',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { sub: `${u}\ud800` }))),
+  },
+  {
+    name: 'lone surrogate in effective_canister_user_id',
+    outcome: 'unauthorized',
+    reason: 'unsafe_claims',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { effective_canister_user_id: `${u}\udfff` }))),
+  },
+  {
+    name: 'scope folder beyond Latin-1 (not a header; control)',
+    outcome: 'accepted',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { scope: { folders: ['auth', '\u65e5\u672c'], projects: [] } }))),
+  },
+];
 
 // ---------------------------------------------------------------- the cases
 
@@ -829,7 +890,36 @@ const CASES: AttackCase[] = [
         ),
       ),
   },
+  // header-unsafe claims (issue 11 item 1): refused before any canister request, never a 502
+  ...UNSAFE_CLAIM_CASES,
 ];
+
+/** The log reason of representative existing cases: at least one for every reason in the vocabulary. */
+const EXPECTED_REASON: Record<string, string> = {
+  'token only in ?access_token=': 'missing',
+  'four segments': 'malformed',
+  'header segment that is not JSON': 'malformed',
+  'validly signed token over 8 KB': 'too_large',
+  'base64 padding (=) on every segment': 'non_canonical',
+  'alg none carrying a valid HS256 signature': 'bad_alg',
+  'RS256 with no JWK set configured': 'bad_alg',
+  'RS256 with an unknown kid': 'unknown_key',
+  'HS256 signed with a wrong secret': 'bad_signature',
+  'tampered payload: role raised to admin': 'bad_signature',
+  'RS256 with the JWK set unreachable': 'jwks_unavailable',
+  'expired 120 s ago': 'expired',
+  'previous secret on an expired token (no fall-through on claim errors)': 'expired',
+  'nbf 120 s in the future': 'not_yet_valid',
+  'iat an hour in the future': 'not_yet_valid',
+  'no exp': 'bad_claims',
+  'whitespace sub': 'bad_claims',
+  'wrong iss with JWT_ISSUER configured': 'bad_issuer',
+  'wrong aud with JWT_AUDIENCE configured': 'bad_audience',
+  'agent_access without aud': 'bad_audience',
+  'agent_access with the wrong typ': 'wrong_type',
+  'unknown token type': 'wrong_type',
+  'mcp_access without scopes': 'insufficient_scope',
+};
 
 // ---------------------------------------------------------------- driving one case
 
@@ -865,7 +955,7 @@ describe('JWT attack suite', () => {
     expect(new Set(CASES.map((c) => c.name)).size).toBe(CASES.length);
   });
 
-  it.each(CASES)('$name -> $outcome', async ({ attempt: build, outcome }) => {
+  it.each(CASES)('$name -> $outcome', async ({ name, attempt: build, outcome, reason }) => {
     const user = uniqueUser('jwt');
     await seedNotes(user, 'default', [{ path: NOTE_PATH, frontmatter: { title: 'Probe' }, body: `# ${NOTE_HEADING}\n\ntext\n` }]);
     const attempt = await build(user);
@@ -900,12 +990,29 @@ describe('JWT attack suite', () => {
 
     // One line per request, and nothing of the presented credentials in any of them.
     expect(logLines).toHaveLength(2);
+    // The refusal reason is in the log, from the fixed vocabulary, and the same on both surfaces.
+    const reasons = logLines.map((line) => JSON.parse(line).reason);
+    if (outcome !== 'accepted') expect(name in EXPECTED_REASON && reason !== undefined).toBe(false);
+    if (outcome === 'accepted' || outcome === 'vault_forbidden') expect(reasons).toEqual([null, null]);
+    else {
+      expect(TOKEN_REFUSALS).toContain(reasons[0]);
+      expect(reasons[1]).toBe(reasons[0]);
+      if (outcome === 'insufficient_scope') expect(reasons[0]).toBe('insufficient_scope');
+            const pinned = reason ?? EXPECTED_REASON[name];
+      if (pinned !== undefined) expect(reasons[0], 'reason').toBe(pinned);
+    }
     for (const line of logLines) {
       for (const material of attempt.secretMaterial.flatMap((m) => [m, m.split('.')[2] ?? '']).filter((m) => m.length >= 8)) {
         expect(line).not.toContain(material);
       }
       expect(line).not.toContain(user);
     }
+  });
+
+  it('pins a case for every reason in the vocabulary', () => {
+    const pinned = new Set([...Object.values(EXPECTED_REASON), ...CASES.flatMap((c) => (c.reason ? [c.reason] : []))]);
+    expect([...pinned].sort()).toEqual([...TOKEN_REFUSALS].sort());
+    for (const name of Object.keys(EXPECTED_REASON)) expect(CASES.map((c) => c.name)).toContain(name);
   });
 
   it('fetches the JWK set only for asymmetric tokens', async () => {
