@@ -1023,3 +1023,165 @@ describe('JWT attack suite', () => {
     expect(jwksFetches).toBe(0);
   });
 });
+
+// ---------------------------------------------------------------- non-canonical base64url (issue 11 item 2)
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Every other spelling of a canonical unpadded base64url segment that decodes to the same
+ * bytes: the last character with its data bits kept and any other value in its unused bits.
+ */
+function otherSpellings(segment: string): string[] {
+  const rest = segment.length % 4;
+  if (rest === 0) return [];
+  const unused = rest === 2 ? 0b1111 : 0b11;
+  const last = ALPHABET.indexOf(segment[segment.length - 1]);
+  expect(last & unused, 'canonical input').toBe(0);
+  const spellings: string[] = [];
+  for (let bits = 1; bits <= unused; bits += 1) spellings.push(segment.slice(0, -1) + ALPHABET[last | bits]);
+  return spellings;
+}
+
+function decodeBytes(segment: string): string {
+  const standard = segment.replace(/-/g, '+').replace(/_/g, '/');
+  return atob(standard + '='.repeat((4 - (standard.length % 4)) % 4));
+}
+
+const HASH_BY_ALG: Record<string, string> = { HS256: 'SHA-256', HS384: 'SHA-384', HS512: 'SHA-512' };
+
+/** A token signed over exactly these two segment texts. */
+async function signSegments(alg: string, header: string, payload: string): Promise<string> {
+  const signingInput = `${header}.${payload}`;
+  return `${signingInput}.${base64url(await hmac(SESSION_SECRET, signingInput, HASH_BY_ALG[alg]))}`;
+}
+
+/** A header and a payload whose segment lengths are `headerRest` and `payloadRest` mod 4. */
+function segmentsWithLengths(user: string, alg: string, headerRest: number, payloadRest: number): [string, string] {
+  let header = '';
+  for (let pad = 0; pad < 8; pad += 1) {
+    header = base64url(JSON.stringify({ alg, typ: 'JWT', kid: 'k'.repeat(pad) }));
+    if (header.length % 4 === headerRest) break;
+  }
+  let payload = '';
+  for (let pad = 0; pad < 8; pad += 1) {
+    payload = base64url(JSON.stringify(claimsFor(user, { pad: 'p'.repeat(pad) })));
+    if (payload.length % 4 === payloadRest) break;
+  }
+  expect([header.length % 4, payload.length % 4]).toEqual([headerRest, payloadRest]);
+  return [header, payload];
+}
+
+interface SpellingCase {
+  name: string;
+  /** The canonical token (accepted) and its re-spellings (all refused). */
+  build: (user: string) => Promise<{ canonical: string; respelled: string[] }>;
+}
+
+const SPELLING_CASES: SpellingCase[] = [
+  ...[
+    ['HS256', 3],
+    ['HS512', 2],
+  ].map(([alg, rest]): SpellingCase => ({
+    name: `signature segment, ${alg} (length ${rest} mod 4): every other spelling of the same bytes`,
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, alg as string, 0, 0);
+      const canonical = await signSegments(alg as string, header, payload);
+      const signature = canonical.split('.')[2];
+      expect(signature.length % 4).toBe(rest);
+      return { canonical, respelled: otherSpellings(signature).map((s) => withSegment(canonical, 2, s)) };
+    },
+  })),
+  ...[2, 3].map((rest): SpellingCase => ({
+    name: `header segment (length ${rest} mod 4), re-signed: every other spelling of the same bytes`,
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, 'HS256', rest, 0);
+      const canonical = await signSegments('HS256', header, payload);
+      const respelled = await Promise.all(otherSpellings(header).map((h) => signSegments('HS256', h, payload)));
+      return { canonical, respelled };
+    },
+  })),
+  ...[2, 3].map((rest): SpellingCase => ({
+    name: `payload segment (length ${rest} mod 4), re-signed: every other spelling of the same bytes`,
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, 'HS256', 0, rest);
+      const canonical = await signSegments('HS256', header, payload);
+      const respelled = await Promise.all(otherSpellings(payload).map((p) => signSegments('HS256', header, p)));
+      return { canonical, respelled };
+    },
+  })),
+  {
+    name: 'impossible lengths (1 mod 4) in each segment, re-signed',
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, 'HS384', 0, 0);
+      const canonical = await signSegments('HS384', header, payload);
+      const signature = canonical.split('.')[2];
+      expect(signature.length % 4).toBe(0);
+      return {
+        canonical,
+        respelled: [
+          await signSegments('HS384', `${header}A`, payload),
+          await signSegments('HS384', header, `${payload}A`),
+          withSegment(canonical, 2, `${signature}A`),
+        ],
+      };
+    },
+  },
+  {
+    name: 'padding on one segment at a time',
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, 'HS256', 2, 3);
+      const canonical = await signSegments('HS256', header, payload);
+      return {
+        canonical,
+        respelled: [
+          await signSegments('HS256', `${header}==`, payload),
+          await signSegments('HS256', header, `${payload}=`),
+          `${canonical}=`,
+        ],
+      };
+    },
+  },
+];
+
+describe('non-canonical base64url in any segment', () => {
+  it.each(SPELLING_CASES)('$name', async ({ build }) => {
+    const user = uniqueUser('jwt-b64');
+    await seedNotes(user, 'default', [{ path: NOTE_PATH, frontmatter: { title: 'Probe' }, body: `# ${NOTE_HEADING}\n\ntext\n` }]);
+    const { canonical, respelled } = await build(user);
+    expect(respelled.length).toBeGreaterThan(0);
+
+    // The canonical spelling is accepted, so a refusal below can only be about the spelling.
+    const control = await sendRest(bearer(canonical));
+    expect(control.status).toBe(200);
+    await control.body?.cancel();
+    expect(await canisterRequests(user)).toHaveLength(1);
+
+    for (const token of respelled) {
+      expect(token).not.toBe(canonical);
+      const [h, p, s] = token.split('.').map((segment) => segment.replace(/=+$/, ''));
+      const [ch, cp, cs] = canonical.split('.');
+      // Same bytes wherever the length is possible: only the spelling differs.
+      if (h.length % 4 !== 1 && p.length % 4 !== 1 && s.length % 4 !== 1) {
+        expect([decodeBytes(h), decodeBytes(p)]).toEqual([decodeBytes(ch), decodeBytes(cp)]);
+        // Re-signed tokens carry a new signature; a re-spelled signature decodes to the same bytes.
+        if (token.startsWith(`${ch}.${cp}.`)) expect(decodeBytes(s)).toBe(decodeBytes(cs));
+      }
+      logLines = [];
+      const rest = await sendRest(bearer(token));
+      expect(rest.status).toBe(401);
+      expect(await rest.text()).toBe(UNAUTHORIZED_REST);
+      const mcp = await sendMcp(bearer(token));
+      expect(mcp.status).toBe(401);
+      expect(await mcp.text()).toBe(EXPECTED_REFUSAL.unauthorized.mcp);
+      expect(logLines.map((line) => JSON.parse(line).reason)).toEqual(['non_canonical', 'non_canonical']);
+    }
+    expect(await canisterRequests(user)).toHaveLength(1);
+  });
+
+  it('covers every re-spelling: 3 + 15 signature, 15 + 3 header, 15 + 3 payload', async () => {
+    const counts = await Promise.all(SPELLING_CASES.slice(0, 6).map(async (c) => (await c.build(uniqueUser('count'))).respelled.length));
+    expect(counts).toEqual([3, 15, 15, 3, 15, 3]);
+  });
+});
+
