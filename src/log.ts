@@ -19,9 +19,11 @@ export interface RequestLog {
   ms: number;
   sections: number | null;
   truncated: boolean | null;
+  /** Why a token was refused (TOKEN_REFUSALS in src/auth/jwt.ts); null when no token was refused. */
+  reason: string | null;
 }
 
-export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated'] as const;
+export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason'] as const;
 
 export function statusClass(status: number | null): StatusClass {
   if (status == null) return 'none';
@@ -41,6 +43,7 @@ export function newRequestLog(surface: Surface, op: string): RequestLog {
     ms: 0,
     sections: null,
     truncated: null,
+    reason: null,
   };
 }
 

@@ -43,6 +43,8 @@ export async function readContract(request: ReadRequest): Promise<Result<Contrac
   const read = await readNoteFromCanister(config, principal, vault.value, path.value);
   log.upstream = statusClass(read.upstreamStatus);
   if (!read.result.ok) {
+    // Unreachable after authenticate, which refuses such claims first: a principal value that cannot be a header.
+    if (read.result.error.kind === 'Unauthorized') log.reason = 'unsafe_claims';
     // A note that exists but could not be read must not reveal itself to a principal it is out of scope for.
     const unreadable = read.result.error.kind === 'NoteTooLarge' || read.result.error.kind === 'InvalidNoteResponse';
     if (unreadable && !isInScope(principal, path.value, null)) return fail({ kind: 'NotFound' });

@@ -9,6 +9,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVer
 import { z } from 'zod';
 import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
+import type { RequestLog } from '../log';
 import { normalizeRole, type Role } from './acl';
 
 export const MAX_TOKEN_BYTES = 8 * 1024;
@@ -40,6 +41,8 @@ export interface Principal {
 
 const stringList = z.array(z.string());
 
+const TOKEN_TYPES = ['session', 'mcp_access', 'agent_access'];
+
 const ClaimsSchema = z.object({
   sub: z.string().refine((sub) => sub.trim() !== ''),
   type: z.enum(['session', 'mcp_access', 'agent_access']).optional(),
@@ -53,8 +56,56 @@ const ClaimsSchema = z.object({
   aud: z.union([z.string(), stringList]).optional(),
 });
 
-/** `Bearer <token>`: scheme case-insensitive, one or more spaces, exactly one compact JWS. */
-const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
+/** `Bearer <credentials>`: scheme case-insensitive, one or more spaces. */
+const BEARER = /^Bearer +(\S+)$/i;
+/** Three segments of the base64url alphabet; `=` is admitted here only to name it non-canonical. */
+const COMPACT_JWS = /^([A-Za-z0-9_-]+)(=*)\.([A-Za-z0-9_-]+)(=*)\.([A-Za-z0-9_-]+)(=*)$/;
+const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Why a token was refused, from a fixed vocabulary. Written to the log line
+ * only; the response stays the one fixed 401 (or 403 for insufficient_scope).
+ */
+export type TokenRefusal =
+  | 'missing'
+  | 'malformed'
+  | 'too_large'
+  | 'non_canonical'
+  | 'bad_alg'
+  | 'unknown_key'
+  | 'bad_signature'
+  | 'jwks_unavailable'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'bad_claims'
+  | 'unsafe_claims'
+  | 'bad_issuer'
+  | 'bad_audience'
+  | 'wrong_type'
+  | 'insufficient_scope';
+
+export const TOKEN_REFUSALS: readonly TokenRefusal[] = [
+  'missing',
+  'malformed',
+  'too_large',
+  'non_canonical',
+  'bad_alg',
+  'unknown_key',
+  'bad_signature',
+  'jwks_unavailable',
+  'expired',
+  'not_yet_valid',
+  'bad_claims',
+  'unsafe_claims',
+  'bad_issuer',
+  'bad_audience',
+  'wrong_type',
+  'insufficient_scope',
+];
+
+type Refusable<T> = { ok: true; value: T } | { ok: false; reason: TokenRefusal };
+const accept = <T>(value: T): Refusable<T> => ({ ok: true, value });
+const refuse = <T = never>(reason: TokenRefusal): Refusable<T> => ({ ok: false, reason });
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
@@ -67,41 +118,115 @@ function remoteJwks(url: string): ReturnType<typeof createRemoteJWKSet> {
   return jwks;
 }
 
-export function bearerToken(authorization: string | null): string | null {
-  if (authorization == null || authorization.length > MAX_TOKEN_BYTES + 16) return null;
-  const match = BEARER.exec(authorization);
-  if (!match || match[1].length > MAX_TOKEN_BYTES) return null;
-  return match[1];
+/**
+ * True when `segment` is the one canonical unpadded base64url spelling of
+ * its bytes (RFC 7515 section 2, RFC 4648 section 3.5): its length is not
+ * 1 mod 4 (no byte count encodes to that), and the bits of the last
+ * character that carry no data are zero. Otherwise several spellings would
+ * decode to the same bytes, and lenient decoders accept them all.
+ */
+export function isCanonicalBase64url(segment: string): boolean {
+  const rest = segment.length % 4;
+  if (rest === 0) return segment.length > 0;
+  if (rest === 1) return false;
+  const last = BASE64URL_ALPHABET.indexOf(segment[segment.length - 1]);
+  if (last === -1) return false;
+  // 2 chars carry 1 byte (4 spare bits); 3 chars carry 2 bytes (2 spare bits).
+  const spareBits = rest === 2 ? 0b1111 : 0b11;
+  return (last & spareBits) === 0;
 }
 
-async function verifySignature(token: string, config: Config): Promise<JWTPayload | null> {
+/** The compact JWS from the Authorization header, or why there is none to verify. */
+export function bearerToken(authorization: string | null): Refusable<string> {
+  if (authorization == null) return refuse('missing');
+  if (authorization.length > MAX_TOKEN_BYTES + 16) return refuse('too_large');
+  const match = BEARER.exec(authorization);
+  if (!match) return refuse('malformed');
+  const token = match[1];
+  if (token.length > MAX_TOKEN_BYTES) return refuse('too_large');
+  const jws = COMPACT_JWS.exec(token);
+  if (!jws) return refuse('malformed');
+  const [, header, headerPad, payload, payloadPad, signature, signaturePad] = jws;
+  if (headerPad || payloadPad || signaturePad) return refuse('non_canonical');
+  if (![header, payload, signature].every(isCanonicalBase64url)) return refuse('non_canonical');
+  return accept(token);
+}
+
+/** Maps a jose refusal to its reason; anything unexpected is a malformed token. */
+function joseRefusal(error: unknown, viaJwks: boolean): TokenRefusal {
+  if (error instanceof joseErrors.JWTExpired) return 'expired';
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    if (error.claim === 'nbf' || error.claim === 'iat') return 'not_yet_valid';
+    if (error.claim === 'iss') return 'bad_issuer';
+    if (error.claim === 'aud') return 'bad_audience';
+    return 'bad_claims';
+  }
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'bad_signature';
+  if (error instanceof joseErrors.JOSEAlgNotAllowed || error instanceof joseErrors.JOSENotSupported) return 'bad_alg';
+  if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSMultipleMatchingKeys) return 'unknown_key';
+  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid) return 'jwks_unavailable';
+  if (error instanceof joseErrors.JOSEError) return 'malformed';
+  // A non-jose failure while the JWK set is in play is the set's fetch failing.
+  return viaJwks ? 'jwks_unavailable' : 'malformed';
+}
+
+async function verifySignature(token: string, config: Config): Promise<Refusable<JWTPayload>> {
   let alg: unknown;
   try {
     alg = decodeProtectedHeader(token).alg;
   } catch {
-    return null;
+    return refuse('malformed');
   }
   const options = { clockTolerance: CLOCK_TOLERANCE_SECONDS, requiredClaims: ['exp', 'sub'], issuer: config.issuer };
-  if (typeof alg === 'string' && HMAC_ALGORITHMS.includes(alg)) {
+  if (typeof alg === 'string' && HMAC_ALGORITHMS.includes(alg) && config.hmacSecrets.length > 0) {
+    let reason: TokenRefusal = 'bad_signature';
     for (const secret of config.hmacSecrets) {
       try {
         const key = new TextEncoder().encode(secret);
-        return (await jwtVerify(token, key, { ...options, algorithms: HMAC_ALGORITHMS })).payload;
+        return accept((await jwtVerify(token, key, { ...options, algorithms: HMAC_ALGORITHMS })).payload);
       } catch (error) {
+        reason = joseRefusal(error, false);
         // Only a bad signature may fall through to the previous secret.
-        if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) return null;
+        if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) return refuse(reason);
       }
     }
-    return null;
+    return refuse(reason);
   }
   if (typeof alg === 'string' && JWKS_ALGORITHMS.includes(alg) && config.jwksUrl) {
     try {
-      return (await jwtVerify(token, remoteJwks(config.jwksUrl), { ...options, algorithms: JWKS_ALGORITHMS })).payload;
-    } catch {
-      return null;
+      return accept((await jwtVerify(token, remoteJwks(config.jwksUrl), { ...options, algorithms: JWKS_ALGORITHMS })).payload);
+    } catch (error) {
+      return refuse(joseRefusal(error, true));
     }
   }
-  return null;
+  return refuse('bad_alg');
+}
+
+/**
+ * C0 controls, DEL and the C1 controls (U+0080-U+009F, which include NEL,
+ * a line break to some log readers), and lone UTF-16 surrogates (not text,
+ * not encodable as a header): never part of an identifier, never allowed
+ * into a header or a log line. Other non-ASCII text is allowed; workerd
+ * sends it in a header as UTF-8.
+ */
+const UNSAFE_CLAIM_CHARACTER = /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDFFF]/u;
+
+/**
+ * Every claim the Worker forwards to the canister or could record (sub,
+ * effective canister user, vault ids, role, scope folders and projects) is
+ * free of unsafe characters. Checked on the raw claim, before any trimming.
+ */
+function claimsAreSafe(claims: z.infer<typeof ClaimsSchema>): boolean {
+  const values = [
+    claims.sub,
+    claims.effective_canister_user_id ?? '',
+    typeof claims.role === 'string' ? claims.role : '',
+    ...(claims.allowed_vault_ids ?? []),
+    ...(claims.vault_ids ?? []),
+    ...(claims.scope?.folders ?? []),
+    ...(claims.scope?.projects ?? []),
+  ];
+  return !values.some((value) => UNSAFE_CLAIM_CHARACTER.test(value));
 }
 
 function audienceList(aud: string | string[] | undefined): string[] {
@@ -111,32 +236,47 @@ function audienceList(aud: string | string[] | undefined): string[] {
 /**
  * Authenticates the request. 401 (Unauthorized) for anything that is not a
  * valid token for this resource; 403 (InsufficientScope) for a valid OAuth
- * or agent token that lacks a read scope.
+ * or agent token that lacks a read scope. The reason for a refusal goes to
+ * the request's log line (`log.reason`) and nowhere else.
  */
-export async function authenticate(request: Request, config: Config, nowSeconds: number): Promise<Result<Principal>> {
+export async function authenticate(
+  request: Request,
+  config: Config,
+  nowSeconds: number,
+  log: RequestLog,
+): Promise<Result<Principal>> {
   const header = request.headers.get('authorization');
+  const principal = await principalFrom(header, config, nowSeconds);
+  if (principal.ok) return ok(principal.value);
+  log.reason = principal.reason;
+  if (principal.reason === 'insufficient_scope') return fail({ kind: 'InsufficientScope' });
+  return fail({ kind: 'Unauthorized', invalidToken: header != null });
+}
+
+async function principalFrom(header: string | null, config: Config, nowSeconds: number): Promise<Refusable<Principal>> {
   const token = bearerToken(header);
-  if (!token) return fail({ kind: 'Unauthorized', invalidToken: header != null });
-  const payload = await verifySignature(token, config);
-  if (!payload) return fail({ kind: 'Unauthorized', invalidToken: true });
-  if (typeof payload.iat === 'number' && payload.iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) {
-    return fail({ kind: 'Unauthorized', invalidToken: true });
+  if (!token.ok) return token;
+  const payload = await verifySignature(token.value, config);
+  if (!payload.ok) return payload;
+  if (typeof payload.value.iat === 'number' && payload.value.iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) {
+    return refuse('not_yet_valid');
   }
-  const parsed = ClaimsSchema.safeParse(payload);
-  if (!parsed.success) return fail({ kind: 'Unauthorized', invalidToken: true });
+  if (payload.value.type !== undefined && !TOKEN_TYPES.includes(payload.value.type as string)) return refuse('wrong_type');
+  const parsed = ClaimsSchema.safeParse(payload.value);
+  if (!parsed.success) return refuse('bad_claims');
   const claims = parsed.data;
+  if (!claimsAreSafe(claims)) return refuse('unsafe_claims');
   const tokenType = claims.type ?? 'session';
   const audiences = audienceList(claims.aud);
 
   if (tokenType === 'agent_access') {
-    if (!audiences.includes(AGENT_AUDIENCE) || claims.typ !== AGENT_TYP) {
-      return fail({ kind: 'Unauthorized', invalidToken: true });
-    }
+    if (!audiences.includes(AGENT_AUDIENCE)) return refuse('bad_audience');
+    if (claims.typ !== AGENT_TYP) return refuse('wrong_type');
   } else if (config.audience && !audiences.includes(config.audience)) {
-    return fail({ kind: 'Unauthorized', invalidToken: true });
+    return refuse('bad_audience');
   }
   if (tokenType !== 'session' && !(claims.scopes ?? []).some((scope) => READ_SCOPES.includes(scope))) {
-    return fail({ kind: 'InsufficientScope' });
+    return refuse('insufficient_scope');
   }
 
   const projects = claims.scope?.projects?.filter((p) => p !== '') ?? [];
@@ -149,13 +289,13 @@ export async function authenticate(request: Request, config: Config, nowSeconds:
     allowedVaultIds = allowedVaultIds ? allowedVaultIds.filter((v) => bound.includes(v)) : bound;
   }
 
-  return ok({
+  return accept({
     sub: claims.sub,
     tokenType,
     role: normalizeRole(claims.role),
     canisterUserId: canisterUser ? canisterUser : claims.sub,
     allowedVaultIds,
     scope: projects.length > 0 || folders.length > 0 ? { projects, folders } : null,
-    token,
+    token: token.value,
   });
 }

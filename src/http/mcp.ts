@@ -298,7 +298,7 @@ export async function mcpRoute({ request, config, log }: RouteContext): Promise<
     log.outcome = 'FORBIDDEN_ORIGIN';
     return rpcError(403, -32600, 'Forbidden origin');
   }
-  const principal = await authenticate(request, config, Math.floor(Date.now() / 1000));
+  const principal = await authenticate(request, config, Math.floor(Date.now() / 1000), log);
   if (!principal.ok) return refuse(request, principal.error, log);
   const vault = resolveVault(principal.value, request.headers.get('X-Vault-Id'));
   if (!vault.ok) return refuse(request, vault.error, log);

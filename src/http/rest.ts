@@ -24,7 +24,7 @@ export function restRoute(contract: ContractName): RouteHandler {
     };
     if (!config) return refuse({ kind: 'Misconfigured' });
 
-    const principal = await authenticate(request, config, Math.floor(Date.now() / 1000));
+    const principal = await authenticate(request, config, Math.floor(Date.now() / 1000), log);
     if (!principal.ok) return refuse(principal.error);
 
     // Exactly one `path` value: a repeated or missing one is an invalid path.

@@ -38,7 +38,7 @@ export async function scoolingSmokeRoute({ request, config, log }: RouteContext)
   if (!token) return refuse({ kind: 'Misconfigured' });
 
   const bridgeRequest = new Request(request.url, { headers: { Authorization: `Bearer ${token}` } });
-  const principal = await authenticate(bridgeRequest, config, Math.floor(Date.now() / 1000));
+  const principal = await authenticate(bridgeRequest, config, Math.floor(Date.now() / 1000), log);
   // A bridge whose own credential fails is misconfigured, not the caller's fault.
   if (!principal.ok) return refuse({ kind: 'Misconfigured' });
 

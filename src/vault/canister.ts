@@ -5,7 +5,10 @@
  * redirects are not followed; a non-2xx answer is mapped from its status
  * alone and its body is never read; a 2xx body is streamed and abandoned
  * past MAX_NOTE_RESPONSE_BYTES; of the JSON only `frontmatter` and `body`
- * are trusted (the canister's own `path` is ignored).
+ * are used, and only when the answer's `path` is the path that was asked for
+ * (the canister also looks a path up by its raw, still-encoded remainder, so
+ * it can answer for another note). Header values are checked before the
+ * request is built, so building it cannot throw.
  */
 import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
@@ -30,16 +33,32 @@ export function canisterNoteUrl(config: Config, path: string): string {
   return `${config.canisterUrl}/api/v1/notes/${encodeURIComponent(path)}`;
 }
 
-function canisterHeaders(config: Config, principal: Principal, vaultId: string): Headers {
-  const headers = new Headers({
-    Accept: 'application/json',
-    Authorization: `Bearer ${principal.token}`,
-    'X-Vault-Id': vaultId,
-    'X-User-Id': principal.canisterUserId,
-    'X-Actor-Id': principal.sub,
-  });
-  if (config.canisterAuthSecret) headers.set('X-Gateway-Auth', config.canisterAuthSecret);
-  return headers;
+/** A value a Headers object carries as it is: no C0, DEL or C1 control, no lone surrogate (other text goes out as UTF-8). */
+const HEADER_VALUE = /^(?:(?![\uD800-\uDFFF])[^\u0000-\u001F\u007F-\u009F])*$/u;
+
+/**
+ * The canister headers, or the typed refusal when a value could not be sent
+ * as it is: the principal's values make it a refused credential (401, as
+ * authenticate already refuses such claims), the gateway secret a
+ * misconfiguration. Never an exception, so never a 502.
+ */
+function canisterHeaders(config: Config, principal: Principal, vaultId: string): Result<Headers> {
+  const fromPrincipal = [principal.token, principal.canisterUserId, principal.sub, vaultId];
+  if (!fromPrincipal.every((value) => HEADER_VALUE.test(value))) return fail({ kind: 'Unauthorized', invalidToken: true });
+  if (config.canisterAuthSecret && !HEADER_VALUE.test(config.canisterAuthSecret)) return fail({ kind: 'Misconfigured' });
+  try {
+    const headers = new Headers({
+      Accept: 'application/json',
+      Authorization: `Bearer ${principal.token}`,
+      'X-Vault-Id': vaultId,
+      'X-User-Id': principal.canisterUserId,
+      'X-Actor-Id': principal.sub,
+    });
+    if (config.canisterAuthSecret) headers.set('X-Gateway-Auth', config.canisterAuthSecret);
+    return ok(headers);
+  } catch {
+    return fail({ kind: 'Unauthorized', invalidToken: true });
+  }
 }
 
 /** The answer's text, read under the deadline and the size cap. */
@@ -57,7 +76,14 @@ async function readCappedText(response: Response, signal: AbortSignal): Promise<
   }
 }
 
-function parseNote(text: string): Result<CanisterNote> {
+/**
+ * The note in a 2xx answer. The answer must name the note it is for: a
+ * string `path` other than the requested one is answered exactly like a
+ * missing note (and never echoed); an answer without a string `path` breaks
+ * the canister contract (REFERENCE-CONTRACTS 7) and cannot be attributed,
+ * so it is an invalid note response.
+ */
+function parseNote(text: string, requestedPath: string): Result<CanisterNote> {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -65,7 +91,9 @@ function parseNote(text: string): Result<CanisterNote> {
     return fail({ kind: 'InvalidNoteResponse' });
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return fail({ kind: 'InvalidNoteResponse' });
-  const { frontmatter, body } = data as { frontmatter?: unknown; body?: unknown };
+  const { path, frontmatter, body } = data as { path?: unknown; frontmatter?: unknown; body?: unknown };
+  if (typeof path !== 'string') return fail({ kind: 'InvalidNoteResponse' });
+  if (path !== requestedPath) return fail({ kind: 'NotFound' });
   if (body != null && typeof body !== 'string') return fail({ kind: 'InvalidNoteResponse' });
   return ok({ frontmatter, body: body ?? '' });
 }
@@ -83,13 +111,15 @@ export async function readNoteFromCanister(
   vaultId: string,
   path: string,
 ): Promise<CanisterRead> {
+  const headers = canisterHeaders(config, principal, vaultId);
+  if (!headers.ok) return { result: headers, upstreamStatus: null };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('deadline', 'TimeoutError')), config.canisterTimeoutMs);
   let upstreamStatus: number | null = null;
   try {
     const response = await fetch(canisterNoteUrl(config, path), {
       method: 'GET',
-      headers: canisterHeaders(config, principal, vaultId),
+      headers: headers.value,
       redirect: 'manual',
       signal: controller.signal,
     });
@@ -99,7 +129,7 @@ export async function readNoteFromCanister(
       return { result: statusError(response.status), upstreamStatus };
     }
     const text = await readCappedText(response, controller.signal);
-    return { result: parseNote(text), upstreamStatus };
+    return { result: parseNote(text, path), upstreamStatus };
   } catch (error) {
     if (error instanceof TooLarge) return { result: fail({ kind: 'NoteTooLarge' }), upstreamStatus };
     if (controller.signal.aborted) return { result: fail({ kind: 'UpstreamTimeout' }), upstreamStatus };

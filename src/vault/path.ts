@@ -27,13 +27,20 @@ const LOOKALIKES: Record<string, string> = {
   '\uFE68': '\\', // SMALL REVERSE SOLIDUS
 };
 const LOOKALIKE_PATTERN = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'g');
-const PERCENT_ASCII = /%([0-7][0-9A-Fa-f])/g;
+/** A run of percent-escapes, decoded as UTF-8 bytes the way a lenient store would (invalid bytes -> U+FFFD). */
+const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
 const MAX_SKELETON_ROUNDS = 8;
+
+function decodePercentRun(run: string): string {
+  const bytes = new Uint8Array(run.length / 3);
+  for (let i = 0; i < bytes.length; i += 1) bytes[i] = parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
+  return new TextDecoder().decode(bytes);
+}
 
 /**
  * What a lenient downstream could turn the path into: NFKC-folded
  * (fullwidth '％２ｅ' -> '%2e'), look-alike dots and slashes mapped to ASCII,
- * and ASCII percent-escapes decoded, repeated to a fixed point so nested
+ * and percent-escapes decoded (UTF-8), repeated to a fixed point so nested
  * encodings ('%252e', '%%32%65') unfold too. Used only to decide refusal.
  */
 function skeleton(path: string): string {
@@ -42,7 +49,7 @@ function skeleton(path: string): string {
     const next = current
       .normalize('NFKC')
       .replace(LOOKALIKE_PATTERN, (ch) => LOOKALIKES[ch] ?? ch)
-      .replace(PERCENT_ASCII, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      .replace(PERCENT_RUN, decodePercentRun);
     if (next === current) break;
     current = next;
   }
@@ -50,17 +57,50 @@ function skeleton(path: string): string {
 }
 
 /**
+ * Control characters: C0 (U+0000-U+001F, tab and newlines included), DEL
+ * and C1 (U+0080-U+009F), and a lone UTF-16 surrogate (not text: it cannot
+ * be URL-encoded or stored). Tested on the raw path and on its skeleton, so
+ * an encoded control (`%00`, `%0a`, `%7f`, `%2500`) counts too.
+ */
+const UNSAFE_PATH_CHARACTER = /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDFFF]/u;
+/** What a lenient store may drop from a segment: Unicode White_Space and Default_Ignorable_Code_Point. */
+const IGNORABLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}]/gu;
+
+/**
+ * The dot-segment rule: a segment is read as '.' or '..' when it is one
+ * once everything from its first ';' is cut and all whitespace and
+ * default-ignorable code points are removed ('.. ', '..\t', '..;x',
+ * '..<U+200B>', '<U+00AD>..', '.<U+00A0>'). Such a segment, in any
+ * spelling including the plain one, is refused: a store that trims, strips
+ * or cuts at ';' would otherwise resolve it.
+ */
+function hasDotSegment(path: string): boolean {
+  return path.split(/[/\\]/).some((segment) => {
+    const cut = segment.indexOf(';');
+    const bare = (cut === -1 ? segment : segment.slice(0, cut)).replace(IGNORABLE, '');
+    return bare === '.' || bare === '..';
+  });
+}
+
+/**
  * The one path rule for every contract on every surface: the hosted
  * normalizer (trim, '\' -> '/', no absolute or drive form, no '..', empty
- * segments dropped), plus refusal of NUL, over-long input, and any input
- * whose skeleton would escape the vault. Ordinary names (a '%', a tab,
- * 'C:name.md') are served as they are.
+ * segments dropped), plus refusal of over-long input, control characters
+ * and lone surrogates, dot segments in any spelling (hasDotSegment), and
+ * any input whose skeleton would do one of these or escape the vault.
+ * Ordinary names (a '%', 'C:name.md', non-ASCII letters) are served as
+ * they are.
  */
 export function normalizeVaultPath(raw: unknown): Result<string> {
-  if (typeof raw !== 'string' || raw.length > MAX_PATH_CHARS || raw.includes('\0')) return fail({ kind: 'InvalidPath' });
+  if (typeof raw !== 'string' || raw.length > MAX_PATH_CHARS || UNSAFE_PATH_CHARACTER.test(raw)) {
+    return fail({ kind: 'InvalidPath' });
+  }
+  const lenient = skeleton(raw);
+  if (UNSAFE_PATH_CHARACTER.test(lenient)) return fail({ kind: 'InvalidPath' });
+  if (hasDotSegment(raw) || hasDotSegment(lenient)) return fail({ kind: 'InvalidPath' });
   try {
     const normalized = normalizeHostedPath(raw);
-    normalizeHostedPath(skeleton(raw));
+    normalizeHostedPath(lenient);
     return ok(normalized);
   } catch (error) {
     if (error instanceof ContractError) return fail({ kind: 'InvalidPath' });

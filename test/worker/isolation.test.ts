@@ -191,7 +191,6 @@ const OUT_OF_SCOPE = [
   { path: 'misc/other-project.md', frontmatter: { project: 'Beta' } },
   { path: 'misc/case-project.md', frontmatter: { project: 'alpha' } },
   { path: 'misc/list-project.md', frontmatter: { project: ['Alpha'] } },
-  { path: 'projects/./alpha/dot.md', frontmatter: {} },
   { path: 'projects/Alpha/case.md', frontmatter: {} },
 ];
 
@@ -278,3 +277,121 @@ describe('scope: an out-of-scope note answers exactly like a missing one', () =>
     }
   });
 });
+
+// ---------------------------------------------------------------- scope: no way out through a lenient spelling
+
+const INVALID_PATH_REST = JSON.stringify({ error: 'Invalid path', code: 'INVALID_PATH' });
+const INVALID_PATH_TOOL = JSON.stringify({ error: 'Invalid path', code: 'UPSTREAM_ERROR' });
+
+/**
+ * Issue 11 item 5: spellings of '..' (and '.') that a store which trims whitespace, strips
+ * default-ignorable code points or cuts a ';' suffix would resolve, so `proj/<seg>/secret/x.md`
+ * would read `secret/x.md`. The scope check sees the folder `proj/<seg>/secret`, inside `proj`,
+ * so only the path rule can stop them. Each is stored literally, to prove the refusal is not
+ * just a canister 404.
+ */
+const LENIENT_ESCAPES = [
+  'proj/..\u200B/secret/x.md',
+  'proj/.. /secret/x.md',
+  'proj/..;x/secret/x.md',
+  'proj/..\t/secret/x.md',
+  'proj/..\u00AD/secret/x.md',
+  'proj/..\u00A0/secret/x.md',
+  'proj/\u00A0..\u3000/secret/x.md',
+  'proj/.\u2060./secret/x.md',
+  'proj/..\uFEFF/secret/x.md',
+  'proj/..\u{E0020}/secret/x.md',
+  'proj/..%20/secret/x.md',
+  'proj/..%E2%80%8B/secret/x.md',
+  'proj/./secret/../../secret/x.md',
+  'projects/./alpha/dot.md',
+];
+
+describe('scope: a lenient spelling of ".." never reaches outside the folder', () => {
+  it.each(LENIENT_ESCAPES.map((path, i) => [i, JSON.stringify(path).replace(/[^\x20-\x7e]/g, '?'), path]))(
+    'escape #%i %s is an invalid path for a proj/-scoped token, before any fetch',
+    async (_i, _title, path) => {
+      const user = uniqueUser('scope-escape');
+      await seedNotes(user, 'default', [
+        { path: 'secret/x.md', frontmatter: {}, body: '# Secret outside the scope\n' },
+        { path: path as string, frontmatter: {}, body: '# Stored under the literal spelling\n' },
+      ]);
+      const token = await mintToken({ sub: user, scope: { folders: ['proj'], projects: [] } });
+      for (const contract of CONTRACTS) {
+        const rest = await restGet(REST_ROUTES[contract], path as string, { token });
+        expect(rest.status).toBe(400);
+        expect(await rest.text()).toBe(INVALID_PATH_REST);
+        const mcp = await callWorker('/mcp', { method: 'POST', token, headers: MCP_HEADERS, body: mcpBody(TOOLS[contract], path as string) });
+        expect(JSON.parse(await mcp.text()).result.content[0].text).toBe(INVALID_PATH_TOOL);
+      }
+      expect(await canisterRequests(user)).toEqual([]);
+    },
+  );
+
+  it('the same token still reads its own folder (the rule is not a blanket refusal)', async () => {
+    const user = uniqueUser('scope-escape-ok');
+    await seedNotes(user, 'default', [{ path: 'proj/.. notes/x.md', frontmatter: {}, body: '# Inside\n' }]);
+    const token = await mintToken({ sub: user, scope: { folders: ['proj'], projects: [] } });
+    const res = await restGet(REST_ROUTES.note_outline, 'proj/.. notes/x.md', { token });
+    expect(res.status).toBe(200);
+    expect(headingOf(await res.json())).toBe('Inside');
+  });
+});
+
+// ---------------------------------------------------------------- scope: the store answers for the note asked for
+
+describe('scope: a canister answer for another stored path is a missing note', () => {
+  /**
+   * Issue 11 item 6: the canister looks a path up percent-decoded first, then by its raw
+   * remainder, so for `proj/leak.md` (sent as `proj%2Fleak.md`) it serves the ROOT note stored
+   * literally as `proj%2Fleak.md`, which a proj/-scoped token must not read.
+   */
+  async function leakSetup() {
+    const user = uniqueUser('scope-leak');
+    await seedNotes(user, 'default', [
+      { path: 'proj%2Fleak.md', frontmatter: { title: 'LEAK-TITLE' }, body: '# LEAK-HEADING outside the scope\n\nLEAK-BODY\n' },
+    ]);
+    const token = await mintToken({ sub: user, scope: { folders: ['proj'], projects: [] } });
+    return { user, token };
+  }
+
+  it('REST: identical bytes and headers to a missing note, one canister read each, no echo of the stored path', async () => {
+    const { user, token } = await leakSetup();
+    for (const contract of CONTRACTS) {
+      const before = (await canisterRequests(user)).length;
+      const leak = await restGet(REST_ROUTES[contract], 'proj/leak.md', { token });
+      const missing = await restGet(REST_ROUTES[contract], 'proj/missing-twin-note.md', { token });
+      expect(leak.status).toBe(404);
+      const text = await leak.text();
+      expect(text).toBe(await missing.text());
+      expect(text).toBe(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }));
+      expect(withoutRequestId(leak)).toEqual(withoutRequestId(missing));
+      expect(text).not.toMatch(/LEAK|%2F/);
+      expect((await canisterRequests(user)).length - before).toBe(2);
+    }
+    // The canister did answer 200 for it: only the Worker's path check stands in between.
+    const requests = await canisterRequests(user);
+    expect(requests[0].url).toBe('/api/v1/notes/proj%2Fleak.md');
+  });
+
+  it('MCP: identical answer to a missing note (Upstream 404)', async () => {
+    const { token } = await leakSetup();
+    for (const contract of CONTRACTS) {
+      const leak = await callWorker('/mcp', { method: 'POST', token, headers: MCP_HEADERS, body: mcpBody(TOOLS[contract], 'proj/leak.md') });
+      const missing = await callWorker('/mcp', { method: 'POST', token, headers: MCP_HEADERS, body: mcpBody(TOOLS[contract], 'proj/missing-twin-note.md') });
+      const text = await leak.text();
+      expect(text).toBe(await missing.text());
+      expect(JSON.parse(text).result.content[0].text).toBe(JSON.stringify({ error: 'Upstream 404', code: 'UPSTREAM_ERROR' }));
+      expect(withoutRequestId(leak)).toEqual(withoutRequestId(missing));
+    }
+  });
+
+  it('an unscoped token gets the same missing-note answer: the store answered for another note', async () => {
+    const { user } = await leakSetup();
+    const token = await mintToken({ sub: user });
+    const res = await restGet(REST_ROUTES.note_outline, 'proj/leak.md', { token });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }));
+  });
+});
+

@@ -15,6 +15,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from 'jose';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
+import { TOKEN_REFUSALS } from '../../src/auth/jwt';
 import { PREVIOUS_SECRET, REST_ROUTES, SESSION_SECRET, TOOLS, callWorker, mcpPost, testEnv } from '../support/worker/harness';
 
 const NOTE_PATH = 'auth/probe.md';
@@ -53,6 +54,8 @@ interface Attempt {
 interface AttackCase {
   name: string;
   outcome: Outcome;
+  /** The log line's `reason`, where the case pins it (issue 13 item 4). */
+  reason?: string;
   attempt: (user: string) => Promise<Attempt>;
 }
 
@@ -194,6 +197,64 @@ const jwksOnlyEnv = () => testEnv({ JWT_JWKS_URL: JWKS_URL, SESSION_SECRET: unde
 const issuerAudienceEnv = () => testEnv({ JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE });
 const rotationEnv = () => testEnv({ SESSION_SECRET_PREVIOUS: PREVIOUS_SECRET });
 const hubOnlyEnv = () => testEnv({ SESSION_SECRET: undefined, HUB_JWT_SECRET: HUB_SECRET });
+
+// ---------------------------------------------------------------- header-unsafe claims
+
+/** C0 (including TAB), DEL and C1 controls; CR, LF and NUL are the ones that break a header or a log line. */
+const UNSAFE_CHARACTERS: Array<[string, string]> = [
+  ['CR', '\r'],
+  ['LF', '\n'],
+  ['NUL', '\0'],
+  ['U+0001', '\u0001'],
+  ['TAB', '\t'],
+  ['U+001F', '\u001f'],
+  ['DEL', '\u007f'],
+  ['NEL (U+0085, C1)', '\u0085'],
+  ['U+009F (C1)', '\u009f'],
+];
+
+/** Where a claim value goes in a session token's claims. */
+const UNSAFE_CLAIM_PLACES: Array<[string, (u: string, bad: string) => Record<string, unknown>]> = [
+  ['sub', (u, bad) => ({ sub: `${u}${bad}x` })],
+  ['sub, trailing', (u, bad) => ({ sub: `${u}${bad}` })],
+  ['effective_canister_user_id', (u, bad) => ({ effective_canister_user_id: `${u}${bad}X-Injected: 1` })],
+  ['effective_canister_user_id, trailing (trimmed today)', (u, bad) => ({ effective_canister_user_id: `${u}${bad}` })],
+  ['role', (_u, bad) => ({ role: `viewer${bad}` })],
+  ['allowed_vault_ids', (_u, bad) => ({ allowed_vault_ids: ['default', `other${bad}`] })],
+  ['vault_ids', (_u, bad) => ({ vault_ids: [`default${bad}`] })],
+  ['scope.folders', (_u, bad) => ({ scope: { folders: ['auth', `a${bad}b`], projects: [] } })],
+  ['scope.projects', (_u, bad) => ({ scope: { folders: ['auth'], projects: [`p${bad}`] } })],
+];
+
+const UNSAFE_CLAIM_CASES: AttackCase[] = [
+  ...UNSAFE_CLAIM_PLACES.flatMap(([place, claims]) =>
+    UNSAFE_CHARACTERS.map(
+      ([label, bad]): AttackCase => ({
+        name: `${label} in ${place}`,
+        outcome: 'unauthorized',
+        reason: 'unsafe_claims',
+        attempt: async (u) => bearer(await hs256(claimsFor(u, claims(u, bad)))),
+      }),
+    ),
+  ),
+  {
+    name: 'lone surrogate in sub',
+    outcome: 'unauthorized',
+    reason: 'unsafe_claims',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { sub: `${u}\ud800` }))),
+  },
+  {
+    name: 'lone surrogate in effective_canister_user_id',
+    outcome: 'unauthorized',
+    reason: 'unsafe_claims',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { effective_canister_user_id: `${u}\udfff` }))),
+  },
+  {
+    name: 'scope folder beyond Latin-1 (not a header; control)',
+    outcome: 'accepted',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { scope: { folders: ['auth', '\u65e5\u672c'], projects: [] } }))),
+  },
+];
 
 // ---------------------------------------------------------------- the cases
 
@@ -829,7 +890,36 @@ const CASES: AttackCase[] = [
         ),
       ),
   },
+  // header-unsafe claims (issue 11 item 1): refused before any canister request, never a 502
+  ...UNSAFE_CLAIM_CASES,
 ];
+
+/** The log reason of representative existing cases: at least one for every reason in the vocabulary. */
+const EXPECTED_REASON: Record<string, string> = {
+  'token only in ?access_token=': 'missing',
+  'four segments': 'malformed',
+  'header segment that is not JSON': 'malformed',
+  'validly signed token over 8 KB': 'too_large',
+  'base64 padding (=) on every segment': 'non_canonical',
+  'alg none carrying a valid HS256 signature': 'bad_alg',
+  'RS256 with no JWK set configured': 'bad_alg',
+  'RS256 with an unknown kid': 'unknown_key',
+  'HS256 signed with a wrong secret': 'bad_signature',
+  'tampered payload: role raised to admin': 'bad_signature',
+  'RS256 with the JWK set unreachable': 'jwks_unavailable',
+  'expired 120 s ago': 'expired',
+  'previous secret on an expired token (no fall-through on claim errors)': 'expired',
+  'nbf 120 s in the future': 'not_yet_valid',
+  'iat an hour in the future': 'not_yet_valid',
+  'no exp': 'bad_claims',
+  'whitespace sub': 'bad_claims',
+  'wrong iss with JWT_ISSUER configured': 'bad_issuer',
+  'wrong aud with JWT_AUDIENCE configured': 'bad_audience',
+  'agent_access without aud': 'bad_audience',
+  'agent_access with the wrong typ': 'wrong_type',
+  'unknown token type': 'wrong_type',
+  'mcp_access without scopes': 'insufficient_scope',
+};
 
 // ---------------------------------------------------------------- driving one case
 
@@ -865,7 +955,7 @@ describe('JWT attack suite', () => {
     expect(new Set(CASES.map((c) => c.name)).size).toBe(CASES.length);
   });
 
-  it.each(CASES)('$name -> $outcome', async ({ attempt: build, outcome }) => {
+  it.each(CASES)('$name -> $outcome', async ({ name, attempt: build, outcome, reason }) => {
     const user = uniqueUser('jwt');
     await seedNotes(user, 'default', [{ path: NOTE_PATH, frontmatter: { title: 'Probe' }, body: `# ${NOTE_HEADING}\n\ntext\n` }]);
     const attempt = await build(user);
@@ -900,12 +990,29 @@ describe('JWT attack suite', () => {
 
     // One line per request, and nothing of the presented credentials in any of them.
     expect(logLines).toHaveLength(2);
+    // The refusal reason is in the log, from the fixed vocabulary, and the same on both surfaces.
+    const reasons = logLines.map((line) => JSON.parse(line).reason);
+    if (outcome !== 'accepted') expect(name in EXPECTED_REASON && reason !== undefined).toBe(false);
+    if (outcome === 'accepted' || outcome === 'vault_forbidden') expect(reasons).toEqual([null, null]);
+    else {
+      expect(TOKEN_REFUSALS).toContain(reasons[0]);
+      expect(reasons[1]).toBe(reasons[0]);
+      if (outcome === 'insufficient_scope') expect(reasons[0]).toBe('insufficient_scope');
+            const pinned = reason ?? EXPECTED_REASON[name];
+      if (pinned !== undefined) expect(reasons[0], 'reason').toBe(pinned);
+    }
     for (const line of logLines) {
       for (const material of attempt.secretMaterial.flatMap((m) => [m, m.split('.')[2] ?? '']).filter((m) => m.length >= 8)) {
         expect(line).not.toContain(material);
       }
       expect(line).not.toContain(user);
     }
+  });
+
+  it('pins a case for every reason in the vocabulary', () => {
+    const pinned = new Set([...Object.values(EXPECTED_REASON), ...CASES.flatMap((c) => (c.reason ? [c.reason] : []))]);
+    expect([...pinned].sort()).toEqual([...TOKEN_REFUSALS].sort());
+    for (const name of Object.keys(EXPECTED_REASON)) expect(CASES.map((c) => c.name)).toContain(name);
   });
 
   it('fetches the JWK set only for asymmetric tokens', async () => {
@@ -916,3 +1023,165 @@ describe('JWT attack suite', () => {
     expect(jwksFetches).toBe(0);
   });
 });
+
+// ---------------------------------------------------------------- non-canonical base64url (issue 11 item 2)
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Every other spelling of a canonical unpadded base64url segment that decodes to the same
+ * bytes: the last character with its data bits kept and any other value in its unused bits.
+ */
+function otherSpellings(segment: string): string[] {
+  const rest = segment.length % 4;
+  if (rest === 0) return [];
+  const unused = rest === 2 ? 0b1111 : 0b11;
+  const last = ALPHABET.indexOf(segment[segment.length - 1]);
+  expect(last & unused, 'canonical input').toBe(0);
+  const spellings: string[] = [];
+  for (let bits = 1; bits <= unused; bits += 1) spellings.push(segment.slice(0, -1) + ALPHABET[last | bits]);
+  return spellings;
+}
+
+function decodeBytes(segment: string): string {
+  const standard = segment.replace(/-/g, '+').replace(/_/g, '/');
+  return atob(standard + '='.repeat((4 - (standard.length % 4)) % 4));
+}
+
+const HASH_BY_ALG: Record<string, string> = { HS256: 'SHA-256', HS384: 'SHA-384', HS512: 'SHA-512' };
+
+/** A token signed over exactly these two segment texts. */
+async function signSegments(alg: string, header: string, payload: string): Promise<string> {
+  const signingInput = `${header}.${payload}`;
+  return `${signingInput}.${base64url(await hmac(SESSION_SECRET, signingInput, HASH_BY_ALG[alg]))}`;
+}
+
+/** A header and a payload whose segment lengths are `headerRest` and `payloadRest` mod 4. */
+function segmentsWithLengths(user: string, alg: string, headerRest: number, payloadRest: number): [string, string] {
+  let header = '';
+  for (let pad = 0; pad < 8; pad += 1) {
+    header = base64url(JSON.stringify({ alg, typ: 'JWT', kid: 'k'.repeat(pad) }));
+    if (header.length % 4 === headerRest) break;
+  }
+  let payload = '';
+  for (let pad = 0; pad < 8; pad += 1) {
+    payload = base64url(JSON.stringify(claimsFor(user, { pad: 'p'.repeat(pad) })));
+    if (payload.length % 4 === payloadRest) break;
+  }
+  expect([header.length % 4, payload.length % 4]).toEqual([headerRest, payloadRest]);
+  return [header, payload];
+}
+
+interface SpellingCase {
+  name: string;
+  /** The canonical token (accepted) and its re-spellings (all refused). */
+  build: (user: string) => Promise<{ canonical: string; respelled: string[] }>;
+}
+
+const SPELLING_CASES: SpellingCase[] = [
+  ...[
+    ['HS256', 3],
+    ['HS512', 2],
+  ].map(([alg, rest]): SpellingCase => ({
+    name: `signature segment, ${alg} (length ${rest} mod 4): every other spelling of the same bytes`,
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, alg as string, 0, 0);
+      const canonical = await signSegments(alg as string, header, payload);
+      const signature = canonical.split('.')[2];
+      expect(signature.length % 4).toBe(rest);
+      return { canonical, respelled: otherSpellings(signature).map((s) => withSegment(canonical, 2, s)) };
+    },
+  })),
+  ...[2, 3].map((rest): SpellingCase => ({
+    name: `header segment (length ${rest} mod 4), re-signed: every other spelling of the same bytes`,
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, 'HS256', rest, 0);
+      const canonical = await signSegments('HS256', header, payload);
+      const respelled = await Promise.all(otherSpellings(header).map((h) => signSegments('HS256', h, payload)));
+      return { canonical, respelled };
+    },
+  })),
+  ...[2, 3].map((rest): SpellingCase => ({
+    name: `payload segment (length ${rest} mod 4), re-signed: every other spelling of the same bytes`,
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, 'HS256', 0, rest);
+      const canonical = await signSegments('HS256', header, payload);
+      const respelled = await Promise.all(otherSpellings(payload).map((p) => signSegments('HS256', header, p)));
+      return { canonical, respelled };
+    },
+  })),
+  {
+    name: 'impossible lengths (1 mod 4) in each segment, re-signed',
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, 'HS384', 0, 0);
+      const canonical = await signSegments('HS384', header, payload);
+      const signature = canonical.split('.')[2];
+      expect(signature.length % 4).toBe(0);
+      return {
+        canonical,
+        respelled: [
+          await signSegments('HS384', `${header}A`, payload),
+          await signSegments('HS384', header, `${payload}A`),
+          withSegment(canonical, 2, `${signature}A`),
+        ],
+      };
+    },
+  },
+  {
+    name: 'padding on one segment at a time',
+    build: async (u) => {
+      const [header, payload] = segmentsWithLengths(u, 'HS256', 2, 3);
+      const canonical = await signSegments('HS256', header, payload);
+      return {
+        canonical,
+        respelled: [
+          await signSegments('HS256', `${header}==`, payload),
+          await signSegments('HS256', header, `${payload}=`),
+          `${canonical}=`,
+        ],
+      };
+    },
+  },
+];
+
+describe('non-canonical base64url in any segment', () => {
+  it.each(SPELLING_CASES)('$name', async ({ build }) => {
+    const user = uniqueUser('jwt-b64');
+    await seedNotes(user, 'default', [{ path: NOTE_PATH, frontmatter: { title: 'Probe' }, body: `# ${NOTE_HEADING}\n\ntext\n` }]);
+    const { canonical, respelled } = await build(user);
+    expect(respelled.length).toBeGreaterThan(0);
+
+    // The canonical spelling is accepted, so a refusal below can only be about the spelling.
+    const control = await sendRest(bearer(canonical));
+    expect(control.status).toBe(200);
+    await control.body?.cancel();
+    expect(await canisterRequests(user)).toHaveLength(1);
+
+    for (const token of respelled) {
+      expect(token).not.toBe(canonical);
+      const [h, p, s] = token.split('.').map((segment) => segment.replace(/=+$/, ''));
+      const [ch, cp, cs] = canonical.split('.');
+      // Same bytes wherever the length is possible: only the spelling differs.
+      if (h.length % 4 !== 1 && p.length % 4 !== 1 && s.length % 4 !== 1) {
+        expect([decodeBytes(h), decodeBytes(p)]).toEqual([decodeBytes(ch), decodeBytes(cp)]);
+        // Re-signed tokens carry a new signature; a re-spelled signature decodes to the same bytes.
+        if (token.startsWith(`${ch}.${cp}.`)) expect(decodeBytes(s)).toBe(decodeBytes(cs));
+      }
+      logLines = [];
+      const rest = await sendRest(bearer(token));
+      expect(rest.status).toBe(401);
+      expect(await rest.text()).toBe(UNAUTHORIZED_REST);
+      const mcp = await sendMcp(bearer(token));
+      expect(mcp.status).toBe(401);
+      expect(await mcp.text()).toBe(EXPECTED_REFUSAL.unauthorized.mcp);
+      expect(logLines.map((line) => JSON.parse(line).reason)).toEqual(['non_canonical', 'non_canonical']);
+    }
+    expect(await canisterRequests(user)).toHaveLength(1);
+  });
+
+  it('covers every re-spelling: 3 + 15 signature, 15 + 3 header, 15 + 3 payload', async () => {
+    const counts = await Promise.all(SPELLING_CASES.slice(0, 6).map(async (c) => (await c.build(uniqueUser('count'))).respelled.length));
+    expect(counts).toEqual([3, 15, 15, 3, 15, 3]);
+  });
+});
+

@@ -13,6 +13,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { seedNotes, uniqueUser } from '../support/worker/canister';
+import { TOKEN_REFUSALS } from '../../src/auth/jwt';
 import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mintToken, restGet } from '../support/worker/harness';
 
 const NUM_RUNS = 40;
@@ -244,6 +245,10 @@ async function observeAllContracts(note: GeneratedNote, token: string): Promise<
   return observed;
 }
 
+function rpcBody(tool: string, path: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: tool, arguments: { path } } });
+}
+
 describe('leak properties', () => {
   it(`no sentinel leaves through REST, MCP or logs, and answers are deterministic (${NUM_RUNS} notes)`, async () => {
     let checkedSentinels = 0;
@@ -302,4 +307,51 @@ describe('leak properties', () => {
     const haystack = [...first.texts, ...second.texts, ...logLines].join('\n').toLowerCase();
     for (const s of note.sentinels) expect(haystack).not.toContain(s);
   });
+
+  it('a title only an over-decoding would recover never leaves: both references give the path stem (issue 11 item 11)', async () => {
+    const user = uniqueUser('leak-overdecoded');
+    const s = sentinel('overdecoded');
+    // The issue's wire text: a JSON string holding an object whose quotes are backslash-escaped.
+    const wire = JSON.stringify(`{\\"title\\":\\"${s}\\"}`);
+    expect(wire).toBe(`"{\\\\\\"title\\\\\\":\\\\\\"${s}\\\\\\"}"`);
+    await seedNotes(user, 'default', [{ path: 'leaks/Stem Name.md', frontmatter: wire, body: '# Heading\n' }]);
+    const token = await mintToken({ sub: user });
+    const outputs: string[] = [];
+    for (const contract of CONTRACTS) {
+      const rest = await restGet(REST_ROUTES[contract], 'leaks/Stem Name.md', { token });
+      expect(rest.status).toBe(200);
+      outputs.push(await rest.text());
+      const mcp = await callWorker('/mcp', { method: 'POST', token, headers: MCP_HEADERS, body: rpcBody(TOOLS[contract], 'leaks/Stem Name.md') });
+      outputs.push(await mcp.text());
+    }
+    expect(JSON.parse(outputs[0]).title).toBe('Stem Name');
+    for (const text of [...outputs, ...logLines]) expect(text.toLowerCase()).not.toContain(s);
+  });
+
+  it('claims of a refused token and the refusal reason never reach a response; the reason reaches only the log', async () => {
+    const user = uniqueUser('leak-claims');
+    const s = sentinel('claim');
+    const tokens = [
+      await mintToken({ sub: `${user}\r\nX-Injected: ${s}` }),
+      await mintToken({ sub: user, effective_canister_user_id: `${s}\n` }),
+      await mintToken({ sub: user, scope: { folders: [`${s}\u0000`], projects: [] } }),
+      await mintToken({ sub: user, role: `viewer\u0085${s}` }),
+    ];
+    const outputs: string[] = [];
+    for (const token of tokens) {
+      const rest = await restGet(REST_ROUTES.note_outline, 'x.md', { token });
+      expect(rest.status).toBe(401);
+      outputs.push(await rest.text(), JSON.stringify([...rest.headers]));
+      const mcp = await callWorker('/mcp', { method: 'POST', token, headers: MCP_HEADERS, body: rpcBody(TOOLS.note_outline, 'x.md') });
+      expect(mcp.status).toBe(401);
+      outputs.push(await mcp.text(), JSON.stringify([...mcp.headers]));
+    }
+    for (const text of outputs) {
+      expect(text.toLowerCase()).not.toContain(s);
+      for (const reason of TOKEN_REFUSALS) expect(text).not.toContain(reason);
+    }
+    for (const line of logLines) expect(line.toLowerCase()).not.toContain(s);
+    expect(logLines.map((line) => JSON.parse(line).reason)).toEqual(Array(tokens.length * 2).fill('unsafe_claims'));
+  });
 });
+

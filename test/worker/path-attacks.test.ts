@@ -109,6 +109,65 @@ function lookalikeForms(): string[] {
   return out;
 }
 
+/** Issue 11 item 3: every C0 control and DEL, raw and percent-encoded (once and twice), plus C1 controls. */
+function controlForms(): string[] {
+  const out: string[] = [];
+  for (let code = 0; code <= 0x7f; code = code === 0x1f ? 0x7f : code + 1) {
+    const ch = String.fromCharCode(code);
+    const hex = code.toString(16).padStart(2, '0');
+    out.push(`notes/x${ch}.md`, `notes/x.md%${hex}.txt`, `notes/x%25${hex.toUpperCase()}.md`);
+  }
+  out.push('x.md%00.txt', 'notes/%0a/x.md', 'x%0d%0a.md', 'x%7f.md', 'x%7F.md', 'x%2500.md', 'x%252500.md', '%%30%30x.md');
+  out.push('\uFF05\uFF10\uFF10x.md', '\uFF05\uFF10a.md');
+  // C1 controls (U+0080-U+009F), raw and as the UTF-8 escapes a lenient store would decode.
+  out.push('x\u0080.md', 'x\u0085.md', 'notes/\u009f/x.md', 'x%c2%85.md', 'x%C2%9F.md', 'x%25C2%2580.md');
+  return out;
+}
+
+/** Issue 11 item 5: segments a lenient store reads as '.' or '..' (whitespace, default-ignorables, ';' suffix). */
+const DOT_DECORATIONS = [
+  ' ',
+  '\u00A0',
+  '\u2000',
+  '\u2007',
+  '\u200A',
+  '\u2028',
+  '\u3000',
+  '\u1680',
+  '\u200B',
+  '\u200C',
+  '\u200D',
+  '\u00AD',
+  '\u034F',
+  '\u061C',
+  '\u180E',
+  '\u2060',
+  '\u2064',
+  '\u202E',
+  '\uFE0F',
+  '\uFEFF',
+  '\u3164',
+  '\uFFA0',
+  '\u{1BCA0}',
+  '\u{1D173}',
+  '\u{E0001}',
+  '\u{E0FFF}',
+];
+
+function dotSegmentForms(): string[] {
+  const out: string[] = [];
+  for (const mark of DOT_DECORATIONS) {
+    out.push(`proj/..${mark}/secret/x.md`, `${mark}..${mark}/x.md`, `proj/.${mark}./x.md`, `proj/.${mark}/x.md`, `proj/..${mark}`);
+  }
+  out.push('proj/..;x/secret/x.md', 'proj/..;/secret/x.md', 'proj/.. ;jsessionid=1/x.md', 'proj/.;x/x.md', 'proj/..;x\\secret\\x.md');
+  out.push('proj/./x.md', './x.md', 'proj/.', 'proj/x.md/.');
+  // The same spellings once a lenient store percent-decodes.
+  out.push('proj/..%20/secret/x.md', 'proj/..%3bx/secret/x.md', 'proj/..%3Bx/secret/x.md', 'proj/..%C2%A0/secret/x.md');
+  out.push('proj/..%E2%80%8B/secret/x.md', 'proj/..%C2%AD/secret/x.md', 'proj/..%EF%BB%BF/secret/x.md', 'proj/..%2520/secret/x.md');
+  out.push('proj/%2e%2e%e2%80%8b/secret/x.md', 'proj/\uFF0E\uFF0E\u200B/secret/x.md', 'proj/\u2025\u00A0/secret/x.md');
+  return out;
+}
+
 function overLongForms(): string[] {
   return ['a'.repeat(1025), `notes/${'x'.repeat(1020)}.md`, 'a/'.repeat(600) + 'x.md', 'x'.repeat(4096), `${'ab/'.repeat(4000)}x.md`];
 }
@@ -122,8 +181,13 @@ const PATH_PAYLOADS = [
     ...nulForms(),
     ...lookalikeForms(),
     ...overLongForms(),
+    ...controlForms(),
+    ...dotSegmentForms(),
   ]),
 ];
+
+/** Issue 11 item 4: lone UTF-16 surrogates. Only JSON (MCP) can carry them; a URL query decodes to U+FFFD. */
+const LONE_SURROGATES = ['\\ud800', 'x\\udfff.md', 'notes/\\ud83d/x.md', 'notes/\\udc00\\ud800.md', 'x.md\\udbff', '\\udc00'];
 
 /** Query strings naming `path` twice (or in a shape that is not exactly one `path`). */
 const REPEATED_PATH_QUERIES = [
@@ -197,15 +261,21 @@ async function mcpToolResultText(tool: string, args: unknown, token: string, hea
 
 // ---------------------------------------------------------------- refusals
 
+/** A test title in printable ASCII: the runner's transport refuses titles cut inside a surrogate pair. */
+function asciiTitle(payload: string): string {
+  const escaped = JSON.stringify(payload).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped.length > 60 ? `${escaped.slice(0, 60)}...` : escaped;
+}
+
 describe('path attacks', () => {
   it('generates at least 200 distinct payloads', () => {
     expect(PATH_PAYLOADS.length + REPEATED_PATH_QUERIES.length + VAULT_PAYLOADS.length).toBeGreaterThanOrEqual(200);
     expect(PATH_PAYLOADS.length).toBeGreaterThanOrEqual(200);
   });
 
-  it.each(PATH_PAYLOADS.map((payload, index) => [index, payload]))(
-    'payload #%i %j is refused on every route and tool before any fetch, without echo',
-    async (_index, raw) => {
+  it.each(PATH_PAYLOADS.map((payload, index) => [index, asciiTitle(payload), payload]))(
+    'payload #%i %s is refused on every route and tool before any fetch, without echo',
+    async (_index, _title, raw) => {
       const user = uniqueUser('path');
       const token = await mintToken({ sub: user });
       const outputs: string[] = [];
@@ -228,6 +298,24 @@ describe('path attacks', () => {
       expectNoEcho(raw, outputs);
     },
   );
+
+  it.each(LONE_SURROGATES)('lone surrogate %s is an invalid path on every MCP tool, never a 500, before any fetch', async (escaped) => {
+    const raw = JSON.parse(`"${escaped}"`) as string;
+    expect(/[\uD800-\uDFFF]/u.test(raw)).toBe(true);
+    const user = uniqueUser('surrogate');
+    const token = await mintToken({ sub: user });
+    for (const contract of CONTRACT_NAMES) {
+      // The JSON text carries the escape, exactly as a client would send it.
+      const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${TOOLS[contract]}","arguments":{"path":"${escaped}"}}}`;
+      const res = await callWorker('/mcp', { method: 'POST', token, headers: MCP_HEADERS, body });
+      expect(res.status).toBe(200);
+      const rpc = await res.json<any>();
+      expect(rpc.result.isError).toBe(true);
+      expect(rpc.result.content).toEqual([{ type: 'text', text: INVALID_PATH_TOOL }]);
+    }
+    expect(await canisterRequests(user)).toEqual([]);
+    for (const line of logLines) expect(JSON.parse(line)).toMatchObject({ outcome: 'INVALID_PATH', upstream: 'none' });
+  });
 
   it.each(REPEATED_PATH_QUERIES)('query %j (path not given exactly once) is refused before any fetch', async (query) => {
     const user = uniqueUser('path-twice');
@@ -296,7 +384,12 @@ const SERVED: Array<[string, string]> = [
   ['served/trailing.md/', 'served/trailing.md'],
   ['served/100% sure.md', 'served/100% sure.md'],
   ['served/%41%zz.md', 'served/%41%zz.md'],
-  ['served/tab\there.md', 'served/tab\there.md'],
+  ['served/.. a.md', 'served/.. a.md'],
+  ['served/x;..md', 'served/x;..md'],
+  ['served/;../x.md', 'served/;../x.md'],
+  ['served/\u200B/x.md', 'served/\u200B/x.md'],
+  ['served/caf%C3%A9.md', 'served/caf%C3%A9.md'],
+  ['served/\u2028line.md', 'served/\u2028line.md'],
   ['C:name.md', 'C:name.md'],
   ['served/x:y.md', 'served/x:y.md'],
   ['served/...md', 'served/...md'],

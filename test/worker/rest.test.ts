@@ -206,13 +206,13 @@ describe('REST: upstream mapping', () => {
     expect(facets.status).toBe(200);
   });
 
-  it('ignores the canister path field', async () => {
+  it('a canister answer naming another path is answered exactly like a missing note', async () => {
     const { user, note, token } = await setup();
     await seedNotes(user, 'default', [{ ...note, raw: { path: 'other-vault/secret.md', frontmatter: '{}', body: '# Hi' } }]);
     const res = await restGet(REST_ROUTES.note_outline, note.path, { token });
-    const payload = await res.json<any>();
-    expect(payload.path).toBe(note.path);
-    expect(payload.headings.map((h: any) => h.text)).toEqual(['Hi']);
+    expect(res.status).toBe(404);
+    const text = await res.text();
+    expect(text).toBe(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }));
   });
 });
 

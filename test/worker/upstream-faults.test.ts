@@ -135,6 +135,38 @@ const FAULTS: FaultCase[] = [
     fault: () => ({ kind: 'text', body: JSON.stringify({ path: FAULTY_PATH, frontmatter: '{}', body: [`# ${NOTE_SENTINEL}`] }) }),
     expected: INVALID_NOTE,
   },
+  // Issue 11 item 6: the answer must name the note asked for; another path is a missing note.
+  ...[
+    ['another note', 'faults/other note.md'],
+    ['the raw remainder the canister also looks up', 'faults%2Ffaulty%20note.md'],
+    ['another case', 'faults/Faulty note.md'],
+    ['a leading slash', `/${FAULTY_PATH}`],
+    ['a trailing slash', `${FAULTY_PATH}/`],
+    ['a trailing space', `${FAULTY_PATH} `],
+    ['another vault', '../other-vault/faults/faulty note.md'],
+    ['an empty path', ''],
+  ].map(
+    ([what, path]): FaultCase => ({
+      name: `JSON path naming ${what}`,
+      fault: () => ({ kind: 'text', body: JSON.stringify({ ...FAULTY_NOTE, path, frontmatter: JSON.stringify(FAULTY_NOTE.frontmatter) }) }),
+      expected: { status: 404, rest: { error: 'Not found', code: 'NOT_FOUND' }, tool: 'Upstream 404', upstream: '2xx' },
+    }),
+  ),
+  {
+    name: 'JSON without a path (cannot be attributed)',
+    fault: () => ({ kind: 'text', body: JSON.stringify({ frontmatter: '{}', body: `# ${NOTE_SENTINEL}` }) }),
+    expected: INVALID_NOTE,
+  },
+  {
+    name: 'JSON path null',
+    fault: () => ({ kind: 'text', body: JSON.stringify({ path: null, frontmatter: '{}', body: `# ${NOTE_SENTINEL}` }) }),
+    expected: INVALID_NOTE,
+  },
+  {
+    name: 'JSON path as an array holding the right path',
+    fault: () => ({ kind: 'text', body: JSON.stringify({ path: [FAULTY_PATH], frontmatter: '{}', body: `# ${NOTE_SENTINEL}` }) }),
+    expected: INVALID_NOTE,
+  },
   { name: 'a 20 MB streamed body', fault: () => ({ kind: 'huge', bytes: 20_000_000 }), expected: TOO_LARGE },
   { name: 'a 20 MB body with Content-Length', fault: () => ({ kind: 'huge', bytes: 20_000_000, declareLength: true }), expected: TOO_LARGE },
   { name: 'a body just over the 8 MiB wire cap', fault: () => ({ kind: 'huge', bytes: 8 * 1024 * 1024 }), expected: TOO_LARGE },
@@ -246,22 +278,40 @@ describe('upstream faults', () => {
     expect(JSON.parse(mcp.text).result.structuredContent.root.children[0].text).toBe('Faulty heading');
   });
 
-  it('the canister `path` field naming another vault is ignored', async () => {
+  it('a canister answer naming another path answers exactly as a missing note, without echoing it', async () => {
     const { user, token } = await setup();
     await seedNotes(user, 'default', [
-      { path: FAULTY_PATH, raw: { path: '../other-vault/secret.md', frontmatter: '{"title":"Raw"}', body: '# From raw' } },
+      { path: FAULTY_PATH, raw: { path: '../other-vault/secret.md', frontmatter: '{"title":"Raw"}', body: `# ${NOTE_SENTINEL}` } },
     ]);
+    const outputs: string[] = [];
     for (const [contract, route] of Object.entries(REST_ROUTES)) {
       const res = await restGet(route, FAULTY_PATH, { token });
-      expect(res.status, contract).toBe(200);
+      const missing = await restGet(route, 'faults/missing-twin-note.md', { token });
+      expect(res.status, contract).toBe(404);
       const text = await res.text();
-      expect(JSON.parse(text).path).toBe(FAULTY_PATH);
-      expect(text).not.toContain('other-vault');
+      expect(text).toBe(await missing.text());
+      expect([...res.headers].filter(([n]) => n !== 'x-request-id')).toEqual([...missing.headers].filter(([n]) => n !== 'x-request-id'));
+      outputs.push(text);
     }
     const mcp = await mcpCall(TOOLS.section_source, FAULTY_PATH, token);
-    const payload = JSON.parse(mcp.text).result.structuredContent;
-    expect(payload.path).toBe(FAULTY_PATH);
-    expect(payload.sections[0].heading_text).toBe('From raw');
+    const missing = await mcpCall(TOOLS.section_source, 'faults/missing-twin-note.md', token);
+    expect(mcp.text).toBe(missing.text);
+    outputs.push(mcp.text);
+    for (const text of [...outputs, ...logLines]) expect(text).not.toMatch(/other-vault|Raw/);
+    expectNothingLeaked(outputs);
+  });
+
+  it('the path match is exact, code unit for code unit: NFC and NFD spellings are different notes', async () => {
+    const { user, token } = await setup();
+    const nfc = 'faults/caf\u00e9.md';
+    const nfd = 'faults/cafe\u0301.md';
+    await seedNotes(user, 'default', [{ path: nfc, raw: { path: nfd, frontmatter: '{}', body: '# Decomposed' } }]);
+    const res = await restGet(REST_ROUTES.note_outline, nfc, { token });
+    expect(res.status).toBe(404);
+    await seedNotes(user, 'default', [{ path: nfc, raw: { path: nfc, frontmatter: '{}', body: '# Composed' } }]);
+    const ok = await restGet(REST_ROUTES.note_outline, nfc, { token });
+    expect(ok.status).toBe(200);
+    expect((await ok.json<any>()).headings[0].text).toBe('Composed');
   });
 
   it('metadata facets over a 20 MB body still stops at the wire cap', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeWireFrontmatter } from '../../../src/contracts';
+import { decodeAsHostedMcp, decodeAsHostedRest } from '../../../src/contracts/frontmatter';
 
 describe('decodeWireFrontmatter (REFERENCE-CONTRACTS 1.4)', () => {
   it('parses object JSON text', () => {
@@ -19,9 +20,6 @@ describe('decodeWireFrontmatter (REFERENCE-CONTRACTS 1.4)', () => {
     expect(decodeWireFrontmatter(wire)).toEqual({ title: 'X' });
   });
 
-  // Suspected defect: the hosted MCP reference decoder (parseCanisterFrontmatter) re-parses string
-  // results at any depth, and this decoder documents that it recovers whatever either reference
-  // decoder recovers; it stops after 8 rounds, so 9+ layers give {} (title falls back to the stem).
   it('unwraps deeper string layers, as the hosted MCP decoder does (any depth)', () => {
     let wire = JSON.stringify({ title: 'X' });
     for (let wraps = 0; wraps < 8; wraps += 1) wire = JSON.stringify(wire);
@@ -70,5 +68,45 @@ describe('decodeWireFrontmatter (REFERENCE-CONTRACTS 1.4)', () => {
     const decoded = decodeWireFrontmatter('{"__proto__":{"polluted":true},"title":"X"}');
     expect(decoded.title).toBe('X');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  describe('the union of the two references (issue 11 item 11)', () => {
+    const X = { title: 'X' };
+    let eightWraps = JSON.stringify(X);
+    for (let wraps = 0; wraps < 8; wraps += 1) eightWraps = JSON.stringify(eightWraps);
+    let sevenWraps = JSON.stringify(X);
+    for (let wraps = 0; wraps < 7; wraps += 1) sevenWraps = JSON.stringify(sevenWraps);
+
+    // Each row: raw wire text, what the MCP reference recovers, what the REST reference recovers,
+    // derived by hand from REFERENCE-CONTRACTS 1.4 (null: that reference falls back to {}).
+    const rows: Array<[string, string, Record<string, unknown> | null, Record<string, unknown> | null]> = [
+      ['object JSON text', '{"title":"X"}', X, X],
+      ['one string layer', '"{\\"title\\":\\"X\\"}"', X, X],
+      ['seven string layers', sevenWraps, X, X],
+      ['eight string layers (past REST\'s 8 rounds)', eightWraps, X, null],
+      ['escaped quotes, top level (the 1.4 example)', '{\\"title\\":\\"Escaped\\"}', { title: 'Escaped' }, null],
+      ['escaped quotes inside a string layer (the issue example)', '"{\\\\\\"title\\\\\\":\\\\\\"Escaped\\\\\\"}"', null, null],
+      ['escaped quotes that repair into a string layer', '"{\\\\"title\\\\":\\\\"Y\\\\"}"', { title: 'Y' }, null],
+      ['a string layer whose content needs the repair twice', JSON.stringify(JSON.stringify('{\\"title\\":\\"Z\\"}')), null, null],
+      ['exactly {}', '{}', null, {}],
+      ['BOM then object', '\uFEFF{"title":"X"}', X, X],
+      ['array', '[{"title":"X"}]', null, null],
+      ['quoted at both ends, not JSON (MCP throws: a tool error, no object)', '"a"b"', null, null],
+      ['unterminated string', '"unterminated', null, null],
+      ['plain text', 'title: X', null, null],
+      ['string layer of plain text', '"title: X"', null, null],
+    ];
+
+    it.each(rows)('%s', (_name, wire, mcp, rest) => {
+      expect(decodeAsHostedMcp(wire)).toEqual(mcp);
+      expect(decodeAsHostedRest(wire)).toEqual(rest);
+      expect(decodeWireFrontmatter(wire)).toEqual(mcp ?? rest ?? {});
+    });
+
+    it('the issue example gives the path-stem title, as both references do', () => {
+      const wire = '"{\\\\\\"title\\\\\\":\\\\\\"Escaped\\\\\\"}"';
+      expect(wire).toBe(String.raw`"{\\\"title\\\":\\\"Escaped\\\"}"`);
+      expect(decodeWireFrontmatter(wire)).toEqual({});
+    });
   });
 });
