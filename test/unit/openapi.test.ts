@@ -179,17 +179,19 @@ describe('openapi.yaml', () => {
       expect(operation.responses['200'].content['application/json'].schema).toEqual({
         $ref: `#/components/schemas/${SCHEMA_BY_CONTRACT[contract]}`,
       });
-      for (const status of [400, 401, 403, 404, 405, 422, 500, 502, 503, 504]) {
+      for (const status of [400, 401, 403, 404, 405, 422, 429, 500, 502, 503, 504]) {
         expect(documentedResponse(route.path, 'get', status)?.schemaPointer, `${route.path} ${status}`).toBeTruthy();
       }
       expect(documentedResponse(route.path, 'get', 401)?.headers).toHaveProperty('WWW-Authenticate');
       expect(documentedResponse(route.path, 'get', 405)?.headers).toHaveProperty('Allow');
+      expect(documentedResponse(route.path, 'get', 429)?.headers).toHaveProperty('Retry-After');
     }
   });
 
   it('documents /mcp as a POST with every status the adapter and the SDK transport produce', () => {
     const operation = spec.paths['/mcp'].post;
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '202', '400', '401', '403', '405', '406', '413', '415', '500', '503']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '202', '400', '401', '403', '405', '406', '413', '415', '429', '500', '503']);
+    expect(documentedResponse('/mcp', 'post', 429)?.headers).toHaveProperty('Retry-After');
     expect(documentedResponse('/mcp', 'post', 401)?.headers).toHaveProperty('WWW-Authenticate');
     expect(documentedResponse('/mcp', 'post', 405)?.headers.Allow.schema.const).toBe('POST, OPTIONS');
     for (const tool of Object.values(TOOL_BY_CONTRACT)) expect(operation.description).toContain(`\`${tool}\``);
