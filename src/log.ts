@@ -19,9 +19,11 @@ export interface RequestLog {
   ms: number;
   sections: number | null;
   truncated: boolean | null;
+  /** Names of the configuration variables that failed (fixed vocabulary, never values); null when the configuration is valid. */
+  config: string[] | null;
 }
 
-export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated'] as const;
+export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'config'] as const;
 
 export function statusClass(status: number | null): StatusClass {
   if (status == null) return 'none';
@@ -41,6 +43,7 @@ export function newRequestLog(surface: Surface, op: string): RequestLog {
     ms: 0,
     sections: null,
     truncated: null,
+    config: null,
   };
 }
 
@@ -51,7 +54,8 @@ export function formatLogLine(log: RequestLog): string {
   const line: Record<string, unknown> = {};
   for (const field of LOG_FIELDS) {
     const value = log[field];
-    line[field] = typeof value === 'string' && !SAFE_TOKEN.test(value) ? 'invalid' : value;
+    if (Array.isArray(value)) line[field] = value.map((item) => (SAFE_TOKEN.test(item) ? item : 'invalid'));
+    else line[field] = typeof value === 'string' && !SAFE_TOKEN.test(value) ? 'invalid' : value;
   }
   const text = JSON.stringify(line);
   return text.length <= MAX_LOG_LINE_BYTES ? text : JSON.stringify({ rid: log.rid, outcome: 'log_overflow' });

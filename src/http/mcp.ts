@@ -30,7 +30,8 @@ import { readContract, TOOL_BY_CONTRACT } from '../read-note';
 import { resolveVault } from '../vault/path';
 import type { RouteContext } from './context';
 import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
-import { bearerChallenge, isOriginAllowed, jsonResponse } from './responses';
+import { errorHeaders, isOriginAllowed, jsonResponse } from './responses';
+import { takeRateLimit } from '../rate-limit';
 
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 export const SERVER_INFO = { name: 'knowtation-hosted', version: '0.1.0' };
@@ -132,8 +133,7 @@ function rpcError(status: number, code: number, message: string, headers: Header
 function refuse(request: Request, error: ReadError, log: RequestLog): Response {
   log.outcome = outcomeCode(error);
   const mapped = restError(error);
-  const challenge = bearerChallenge(request, error);
-  return rpcError(mapped.status, -32600, mapped.message, challenge ? { 'WWW-Authenticate': challenge } : {});
+  return rpcError(mapped.status, -32600, mapped.message, errorHeaders(request, error));
 }
 
 /** Reads at most MAX_MCP_BODY_BYTES; null when the body is larger. */
@@ -162,6 +162,9 @@ export async function mcpRoute({ request, config, log }: RouteContext): Promise<
   }
   const principal = await authenticate(request, config, Math.floor(Date.now() / 1000));
   if (!principal.ok) return refuse(request, principal.error, log);
+  // As the upstream: per user, right after authentication, before the body and before any canister read.
+  const limited = await takeRateLimit(config, principal.value);
+  if (!limited.ok) return refuse(request, limited.error, log);
   const vault = resolveVault(principal.value, request.headers.get('X-Vault-Id'));
   if (!vault.ok) return refuse(request, vault.error, log);
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONTRACT_NAMES, type ContractName } from '../../src/contracts';
 import { CONTRACT_JSON_SCHEMAS } from '../../src/contracts/schemas';
-import { loadConfig } from '../../src/config';
+import { CONFIG_REASON_TEXT, CONFIG_VARIABLES, loadConfig } from '../../src/config';
 import { buildRouter, ROUTES, type RouteSpec } from '../../src/http/router';
 import { newRequestLog } from '../../src/log';
 import { TOOL_BY_CONTRACT } from '../../src/read-note';
@@ -226,6 +226,12 @@ describe('payload schemas', () => {
 });
 
 describe('Error schema', () => {
+  it('documents the local /health configuration report with the source\'s variable and reason vocabularies', () => {
+    const problem = spec.components.schemas.Health.oneOf[1].properties.config.properties.problems.items.properties;
+    expect(problem.variable.enum).toEqual([...CONFIG_VARIABLES]);
+    expect(problem.reason.enum).toEqual(Object.keys(CONFIG_REASON_TEXT));
+  });
+
   it('has a code enum equal to the codes the source emits', () => {
     const emitted = emittedErrorCodes();
     expect(emitted.size).toBeGreaterThanOrEqual(12);
@@ -288,7 +294,11 @@ describe('documented examples and real answers', () => {
   });
 
   it('another method on a routed path is the documented 405 with its Allow header', async () => {
-    const loaded = loadConfig({ CANISTER_URL: 'https://canister.example', SESSION_SECRET: 'x'.repeat(32) });
+    const loaded = loadConfig({
+      CANISTER_URL: 'https://canister.example',
+      SESSION_SECRET: 'x'.repeat(32),
+      RATE_LIMITER: { limit: async () => ({ success: true }) },
+    });
     expect(loaded.ok).toBe(true);
     const config = loaded.ok ? loaded.config : null;
     const router = buildRouter();
