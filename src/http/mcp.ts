@@ -3,7 +3,7 @@
  * server and transport per request (no session id, nothing kept).
  *
  * HTTP-level policy runs before the protocol: configuration, Origin
- * (DNS-rebinding protection), token, vault, body size. The protocol layer
+ * (DNS-rebinding protection), token, per-user rate limit, vault, body size. The protocol layer
  * exposes exactly the tools the principal's role allows; every tool is a
  * thin call into the shared read pipeline, and tool errors carry only the
  * fixed messages of mcpToolErrorMessage.
