@@ -14,7 +14,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Vault-Id, MCP-Protocol-Version';
-export const CORS_EXPOSED_HEADERS = 'WWW-Authenticate, X-Request-Id';
+export const CORS_EXPOSED_HEADERS = 'WWW-Authenticate, X-Request-Id, Retry-After';
 export const CORS_ALLOWED_METHODS = 'GET, POST, OPTIONS';
 
 export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {

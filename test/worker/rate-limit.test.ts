@@ -12,6 +12,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import {
+  HUB_ORIGIN,
   MCP_HEADERS,
   REST_ROUTES,
   TOOLS,
@@ -70,11 +71,18 @@ describe('per-user rate limit: REST', () => {
         statuses.push(res.status);
         await res.body?.cancel();
       }
-      const refused = await restGet(REST_ROUTES.section_source, PATH, { token, ...realLimiter() });
-      return { user, statuses, refused: { status: refused.status, retryAfter: refused.headers.get('Retry-After'), body: await refused.text() } };
+      // From the Hub's origin: a browser client must be able to read Retry-After.
+      const refused = await restGet(REST_ROUTES.section_source, PATH, { token, headers: { Origin: HUB_ORIGIN }, ...realLimiter() });
+      return {
+        user,
+        statuses,
+        refused: { status: refused.status, retryAfter: refused.headers.get('Retry-After'), body: await refused.text() },
+        exposed: refused.headers.get('Access-Control-Expose-Headers'),
+      };
     });
     expect(outcome.statuses).toEqual(Array(LIMIT).fill(200));
     expect(outcome.refused).toEqual({ status: 429, retryAfter: '60', body: REST_REFUSAL });
+    expect(outcome.exposed?.split(/,\s*/)).toContain('Retry-After');
     // Exactly one canister read per served request; the refused one made none.
     expect(await canisterRequests(outcome.user)).toHaveLength(LIMIT);
   });
