@@ -10,6 +10,10 @@
  * request failed (a non-200 answer, an MCP tool error, a network error or a per-request timeout),
  * 2 on a usage error. Only loopback targets are accepted; the token is never printed.
  *
+ * All clients use one token, so run it against the `load` wrangler environment, which lifts the
+ * per-user rate limit (`npm start -- --env load`); against the default configuration every request
+ * after the first 60 a minute is a 429, and the run says so.
+ *
  *   npm run load
  *   npm run load -- --duration 60 --levels 1,16,64
  *   npm run load -- --base http://127.0.0.1:8787 --token "$TOKEN"
@@ -384,6 +388,7 @@ async function main() {
   process.stdout.write(`${header}\n${'-'.repeat(header.length)}\n`);
   let totalErrors = warmupErrors;
   let overallPeakKiB = 0;
+  let rateLimited = 0;
   for (const concurrency of options.levels) {
     const sampler = startRssSampler();
     const result = await runLevel(operations, concurrency, options.durationMs);
@@ -394,11 +399,21 @@ async function main() {
     process.stdout.write(
       `${String(concurrency).padStart(11)}  ${String(result.requests).padStart(8)}  ${result.rps.toFixed(1).padStart(7)}  ${fmtMs(result.p50).padStart(7)}  ${fmtMs(result.p95).padStart(7)}  ${fmtMs(result.p99).padStart(7)}  ${fmtMs(result.max).padStart(7)}  ${String(result.errorCount).padStart(6)}  ${rssText}\n`,
     );
-    for (const [kind, count] of result.errors) process.stdout.write(`             error: ${kind} x ${count}\n`);
+    for (const [kind, count] of result.errors) {
+      process.stdout.write(`             error: ${kind} x ${count}\n`);
+      if (kind.endsWith('HTTP 429')) rateLimited += count;
+    }
   }
   process.stdout.write(
     `\nwarm-up errors: ${warmupErrors}; total errors: ${totalErrors}; peak workerd RSS (sum): ${overallPeakKiB > 0 ? `${mib(overallPeakKiB)} MiB` : 'n/a'}\n`,
   );
+  if (rateLimited > 0) {
+    process.stdout.write(
+      `\n${rateLimited} requests were refused by the per-user rate limit (60 per 60 s; every client here is one user).\n` +
+        'This run measured the limiter. To measure the Worker, run it against the load environment, which lifts the limit:\n' +
+        '  wrangler dev --env load (npm start -- --env load); see docs/DEPLOY.md, Rate limit.\n',
+    );
+  }
   return totalErrors === 0 ? 0 : 1;
 }
 

@@ -1,9 +1,13 @@
 /**
  * Worker configuration, parsed once per env object with zod. Everything
  * else takes a Config, never `env`. A missing or invalid value makes the
- * Worker answer 503 SERVICE_UNAVAILABLE; which value failed is never said.
+ * Worker answer 503 SERVICE_UNAVAILABLE; responses never say which value
+ * failed. The failing variables are reported by NAME, with a reason from a
+ * fixed vocabulary and never the value: in the request log line, in local
+ * /health, and by `npm run check-config`, which runs this same schema.
  */
 import { z } from 'zod';
+import type { RateLimitBinding } from './rate-limit';
 
 const MIN_HMAC_SECRET_CHARS = 32;
 
@@ -34,8 +38,8 @@ const originList = optionalText.transform((value, ctx) => {
   return origins;
 });
 
-const EnvSchema = z
-  .object({
+/** The variables the Worker reads, by name: the fixed vocabulary of configuration reports. */
+export const EnvSchema = z.object({
     CANISTER_URL: httpUrl,
     CANISTER_AUTH_SECRET: optionalText,
     SESSION_SECRET: optionalHmacSecret,
@@ -52,10 +56,45 @@ const EnvSchema = z
     ENVIRONMENT: optionalText.pipe(z.enum(['local', 'staging', 'production']).default('production')),
     SCOOLING_SMOKE_ENABLED: optionalText.pipe(z.enum(['true', 'false']).default('false')),
     SCOOLING_SMOKE_TOKEN: optionalText,
-  })
-  .refine((env) => env.SESSION_SECRET || env.HUB_JWT_SECRET || env.JWT_JWKS_URL, {
-    message: 'a token verification key is required',
-  });
+});
+
+/** The rate-limit binding (wrangler.toml `[[ratelimits]]`), reported under its binding name. */
+export const RATE_LIMITER_BINDING = 'RATE_LIMITER';
+
+export type ConfigVariable = keyof z.infer<typeof EnvSchema> | typeof RATE_LIMITER_BINDING;
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = [...(Object.keys(EnvSchema.shape) as ConfigVariable[]), RATE_LIMITER_BINDING];
+
+/** Why a variable failed. A fixed vocabulary: never the value, never zod's own text. */
+export type ConfigReason =
+  | 'missing'
+  | 'not_a_url'
+  | 'too_short'
+  | 'not_a_number'
+  | 'out_of_range'
+  | 'not_allowed'
+  | 'not_exact_origins'
+  | 'no_verification_key'
+  | 'missing_binding'
+  | 'invalid';
+
+/** One line of explanation per reason, for people (check-config, DEPLOY.md). */
+export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
+  missing: 'required and not set',
+  not_a_url: 'must be an http:// or https:// URL',
+  too_short: `must be at least ${MIN_HMAC_SECRET_CHARS} characters`,
+  not_a_number: 'must be an integer',
+  out_of_range: 'is outside its allowed range',
+  not_allowed: 'is not one of the allowed values',
+  not_exact_origins: 'must be a comma-separated list of exact origins (scheme://host[:port], no path)',
+  no_verification_key: 'no token verification key: set SESSION_SECRET, HUB_JWT_SECRET or JWT_JWKS_URL',
+  missing_binding: 'the rate-limit binding is missing (wrangler.toml [[ratelimits]] name = "RATE_LIMITER")',
+  invalid: 'is invalid',
+};
+
+export interface ConfigProblem {
+  variable: ConfigVariable;
+  reason: ConfigReason;
+}
 
 export interface Config {
   canisterUrl: string;
@@ -70,9 +109,11 @@ export interface Config {
   authorizationServer: string | undefined;
   environment: 'local' | 'staging' | 'production';
   scoolingSmoke: { enabled: boolean; token: string | undefined };
+  /** Per-user request limiter; null only where ENVIRONMENT=local runs without the binding (unlimited). */
+  rateLimiter: RateLimitBinding | null;
 }
 
-export type ConfigResult = { ok: true; config: Config } | { ok: false };
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
 
 const cache = new WeakMap<object, ConfigResult>();
 
@@ -84,9 +125,75 @@ export function loadConfig(env: object): ConfigResult {
   return result;
 }
 
-function parseConfig(env: object): ConfigResult {
+const isBlank = (value: unknown): boolean => value == null || (typeof value === 'string' && value.trim() === '');
+
+function reasonFor(issue: z.core.$ZodIssue, raw: unknown): ConfigReason {
+  if (isBlank(raw)) return 'missing';
+  switch (issue.code) {
+    case 'invalid_format':
+      return issue.format === 'url' ? 'not_a_url' : 'invalid';
+    case 'too_small':
+      return issue.origin === 'string' ? 'too_short' : 'out_of_range';
+    case 'too_big':
+      return 'out_of_range';
+    case 'invalid_type':
+      return issue.expected === 'number' || issue.expected === 'int' ? 'not_a_number' : 'invalid';
+    case 'invalid_value':
+      return 'not_allowed';
+    case 'custom':
+      return 'not_exact_origins';
+    default:
+      return 'invalid';
+  }
+}
+
+/**
+ * Validates the plain-text variables (wrangler vars and secrets) with the
+ * Worker's schema and names each failing one, in schema order, with a fixed
+ * reason. Shared by the Worker and `npm run check-config`.
+ */
+export function checkVariables(env: object): ConfigProblem[] {
+  const raw = env as Record<string, unknown>;
+  const problems: ConfigProblem[] = [];
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) return { ok: false };
+  if (!parsed.success) {
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      const variable = String(issue.path[0] ?? '');
+      if (!(variable in EnvSchema.shape) || seen.has(variable)) continue;
+      seen.add(variable);
+      problems.push({ variable: variable as ConfigVariable, reason: reasonFor(issue, raw[variable]) });
+    }
+  }
+  const hasKey = ['SESSION_SECRET', 'HUB_JWT_SECRET', 'JWT_JWKS_URL'].some((name) => !isBlank(raw[name]));
+  if (!hasKey) problems.push({ variable: 'SESSION_SECRET', reason: 'no_verification_key' });
+  const order = new Map(CONFIG_VARIABLES.map((name, index) => [name, index]));
+  return problems.sort((a, b) => (order.get(a.variable) ?? 0) - (order.get(b.variable) ?? 0));
+}
+
+/** A Workers Rate Limiting binding, or null. */
+function rateLimiterOf(env: object): RateLimitBinding | null {
+  const binding = (env as Record<string, unknown>)[RATE_LIMITER_BINDING] as { limit?: unknown } | null | undefined;
+  return binding != null && typeof binding === 'object' && typeof binding.limit === 'function'
+    ? (binding as RateLimitBinding)
+    : null;
+}
+
+/** True when the raw ENVIRONMENT is exactly `local`, whether or not the rest of the configuration is valid. */
+export function isLocalEnvironment(env: object): boolean {
+  const value = (env as Record<string, unknown>).ENVIRONMENT;
+  return typeof value === 'string' && value.trim() === 'local';
+}
+
+function parseConfig(env: object): ConfigResult {
+  const problems = checkVariables(env);
+  const rateLimiter = rateLimiterOf(env);
+  // Production and staging must not run without the limiter; only a local run may (bench, bare Miniflare).
+  if (!rateLimiter && !isLocalEnvironment(env)) problems.push({ variable: RATE_LIMITER_BINDING, reason: 'missing_binding' });
+  const parsed = EnvSchema.safeParse(env);
+  if (problems.length > 0 || !parsed.success) {
+    return { ok: false, problems: problems.length > 0 ? problems : [{ variable: 'ENVIRONMENT', reason: 'invalid' }] };
+  }
   const e = parsed.data;
   const primary = e.SESSION_SECRET ?? e.HUB_JWT_SECRET;
   const hmacSecrets = primary ? [primary] : [];
@@ -107,6 +214,7 @@ function parseConfig(env: object): ConfigResult {
       authorizationServer: e.OAUTH_AUTHORIZATION_SERVER,
       environment: e.ENVIRONMENT,
       scoolingSmoke: { enabled: e.SCOOLING_SMOKE_ENABLED === 'true', token: e.SCOOLING_SMOKE_TOKEN },
+      rateLimiter,
     },
   };
 }

@@ -17,6 +17,10 @@ export type ReadError =
   | { kind: 'UpstreamUnreachable' }
   | { kind: 'InvalidNoteResponse' }
   | { kind: 'NoteTooLarge' }
+  /** The answer would serialize to more than MAX_PAYLOAD_BYTES (4 MiB). */
+  | { kind: 'NoteTooComplex' }
+  /** The user's request budget for the current period is spent; retry after this many seconds. */
+  | { kind: 'RateLimited'; retryAfterSeconds: number }
   | { kind: 'Misconfigured' }
   | { kind: 'Runtime' };
 
@@ -59,6 +63,10 @@ export function restError(error: ReadError, misconfiguredMessage = 'Service unav
       return { status: 504, code: 'UPSTREAM_TIMEOUT', message: 'Upstream timeout' };
     case 'NoteTooLarge':
       return { status: 422, code: 'NOTE_TOO_LARGE', message: 'Note too large' };
+    case 'NoteTooComplex':
+      return { status: 422, code: 'NOTE_TOO_COMPLEX', message: 'Note structure too large' };
+    case 'RateLimited':
+      return { status: 429, code: 'RATE_LIMITED', message: 'Rate limit exceeded' };
     case 'Misconfigured':
       return { status: 503, code: 'SERVICE_UNAVAILABLE', message: misconfiguredMessage };
     case 'Runtime':
@@ -82,6 +90,8 @@ export function mcpToolErrorMessage(error: ReadError): string {
       return 'Upstream timeout';
     case 'NoteTooLarge':
       return 'Note too large';
+    case 'NoteTooComplex':
+      return 'Note structure too large';
     default:
       return 'Runtime failure';
   }

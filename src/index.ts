@@ -9,6 +9,8 @@ import { errorResponse, finalizeResponse, preflightResponse } from './http/respo
 import { newRequestLog, writeLogLine } from './log';
 
 const router = buildRouter();
+/** Eight of the longest variable names still keep the line under MAX_LOG_LINE_BYTES. */
+const MAX_LOGGED_CONFIG_NAMES = 8;
 
 export default {
   async fetch(request: Request, env: Record<string, unknown>): Promise<Response> {
@@ -16,13 +18,15 @@ export default {
     const loaded = loadConfig(env);
     const config = loaded.ok ? loaded.config : null;
     const log = newRequestLog('meta', 'unknown');
+    // A misconfigured Worker names what is wrong in its own log line: variable names only, never values.
+    if (!loaded.ok) log.config = loaded.problems.slice(0, MAX_LOGGED_CONFIG_NAMES).map((problem) => problem.variable);
     let response: Response;
     try {
       if (request.method === 'OPTIONS') {
         log.op = 'preflight';
         response = preflightResponse(request, config);
       } else {
-        response = await router.fetch(request, { request, config, log });
+        response = await router.fetch(request, { request, config, log, env });
       }
     } catch {
       log.outcome = 'INTERNAL_ERROR';

@@ -21,9 +21,11 @@ export interface RequestLog {
   truncated: boolean | null;
   /** Why a token was refused (TOKEN_REFUSALS in src/auth/jwt.ts); null when no token was refused. */
   reason: string | null;
+  /** Names of the configuration variables that failed (fixed vocabulary, never values); null when the configuration is valid. */
+  config: string[] | null;
 }
 
-export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason'] as const;
+export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason', 'config'] as const;
 
 export function statusClass(status: number | null): StatusClass {
   if (status == null) return 'none';
@@ -44,6 +46,7 @@ export function newRequestLog(surface: Surface, op: string): RequestLog {
     sections: null,
     truncated: null,
     reason: null,
+    config: null,
   };
 }
 
@@ -54,7 +57,8 @@ export function formatLogLine(log: RequestLog): string {
   const line: Record<string, unknown> = {};
   for (const field of LOG_FIELDS) {
     const value = log[field];
-    line[field] = typeof value === 'string' && !SAFE_TOKEN.test(value) ? 'invalid' : value;
+    if (Array.isArray(value)) line[field] = value.map((item) => (SAFE_TOKEN.test(item) ? item : 'invalid'));
+    else line[field] = typeof value === 'string' && !SAFE_TOKEN.test(value) ? 'invalid' : value;
   }
   const text = JSON.stringify(line);
   return text.length <= MAX_LOG_LINE_BYTES ? text : JSON.stringify({ rid: log.rid, outcome: 'log_overflow' });

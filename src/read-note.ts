@@ -5,7 +5,7 @@
  * hand in a verified Principal. Every outcome is a value; exceptions from
  * the builders are mapped to their typed kinds here and nowhere else.
  */
-import { CONTRACTS, ContractError, decodeWireFrontmatter, type ContractName, type ContractPayload } from './contracts';
+import { buildContractWithinBound, ContractError, decodeWireFrontmatter, type ContractName, type ContractPayload } from './contracts';
 import { isToolAllowed } from './auth/acl';
 import type { Principal } from './auth/jwt';
 import type { Config } from './config';
@@ -55,7 +55,8 @@ export async function readContract(request: ReadRequest): Promise<Result<Contrac
   if (!isInScope(principal, path.value, frontmatter)) return fail({ kind: 'NotFound' });
 
   try {
-    const payload = CONTRACTS[contract](path.value, frontmatter, read.result.value.body);
+    // Sized before it is built: an answer over 4 MiB is refused as NoteTooComplex, never built or serialized.
+    const payload = buildContractWithinBound(contract, path.value, frontmatter, read.result.value.body);
     recordShape(log, payload);
     return ok(payload);
   } catch (error) {

@@ -10,6 +10,8 @@ export { buildSectionSource } from './section-source';
 export { decodeWireFrontmatter } from './frontmatter';
 export { normalizeHostedPath, normalizeOutlinePath, normalizeTreePath, normalizeFacetPath } from './paths';
 export { normalizeSlug } from './slug';
+export { buildContractWithinBound, MAX_PAYLOAD_BYTES } from './bounded';
+export { jsonStringBytes, jsonValueBytes, noteOutlineBytes, documentTreeBytes, sectionSourceBytes } from './payload-size';
 export { ContractError, type ContractErrorKind } from './errors';
 export { MAX_NOTE_INPUT_CHARS, MAX_NOTE_HEADINGS, analyzeWithMdast, type NoteStructure, type HeadingInfo, type BlockInfo } from './markdown';
 export * from './types';

@@ -51,7 +51,7 @@ export function sectionSourceFromStructure(path: string, frontmatter: Frontmatte
  * window: from the heading's end to the start of the next heading (any
  * nesting) of the same or a shallower level.
  */
-function hasBodyContent(structure: NoteStructure, index: number): boolean {
+export function hasBodyContent(structure: NoteStructure, index: number): boolean {
   const heading = structure.headings[index];
   if (!heading) return false;
   const windowStart = heading.end ?? 0;

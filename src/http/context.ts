@@ -6,6 +6,8 @@ export interface RouteContext {
   request: Request;
   config: Config | null;
   log: RequestLog;
+  /** The raw Worker env: read only by local /health to report configuration problems. */
+  env?: object;
 }
 
 export type RouteHandler = (context: RouteContext) => Promise<Response> | Response;

@@ -3,7 +3,8 @@
  * official SDK v2. JSON answers, no session, a fresh server per request.
  *
  * HTTP-level policy runs first, as one linear sequence of checks in mcpRoute:
- * configuration, Origin (DNS-rebinding protection), token, vault, body size,
+ * configuration, Origin (DNS-rebinding protection), token, per-user rate
+ * limit, vault, body size,
  * JSON, batch refusal. Then decideEra (mcp-era.ts) picks the era by exact
  * comparison and enforces the 2026-07-28 standard headers. 2025-era messages
  * go to a stateless Streamable HTTP transport with JSON responses; 2026-07-28
@@ -34,7 +35,8 @@ import { readContract, TOOL_BY_CONTRACT } from '../read-note';
 import { resolveVault } from '../vault/path';
 import type { RouteContext } from './context';
 import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
-import { bearerChallenge, isOriginAllowed, jsonResponse } from './responses';
+import { errorHeaders, isOriginAllowed, jsonResponse } from './responses';
+import { takeRateLimit } from '../rate-limit';
 import { decideEra, type EraRefusal } from './mcp-era';
 import { fixedErrorsOnRefusal, UNKNOWN_TOOL_MESSAGE, withFixedErrorMessage } from './mcp-messages';
 
@@ -264,8 +266,7 @@ function rpcError(status: number, code: number, message: string, headers: Header
 function refuse(request: Request, error: ReadError, log: RequestLog): Response {
   log.outcome = outcomeCode(error);
   const mapped = restError(error);
-  const challenge = bearerChallenge(request, error);
-  return rpcError(mapped.status, -32600, mapped.message, challenge ? { 'WWW-Authenticate': challenge } : {});
+  return rpcError(mapped.status, -32600, mapped.message, errorHeaders(request, error));
 }
 
 function refuseEra(refusal: EraRefusal, log: RequestLog): Response {
@@ -300,6 +301,9 @@ export async function mcpRoute({ request, config, log }: RouteContext): Promise<
   }
   const principal = await authenticate(request, config, Math.floor(Date.now() / 1000), log);
   if (!principal.ok) return refuse(request, principal.error, log);
+  // As the upstream: per user, right after authentication, before the body and before any canister read.
+  const limited = await takeRateLimit(config, principal.value);
+  if (!limited.ok) return refuse(request, limited.error, log);
   const vault = resolveVault(principal.value, request.headers.get('X-Vault-Id'));
   if (!vault.ok) return refuse(request, vault.error, log);
 

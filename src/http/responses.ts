@@ -14,7 +14,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Vault-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name';
-export const CORS_EXPOSED_HEADERS = 'WWW-Authenticate, X-Request-Id';
+export const CORS_EXPOSED_HEADERS = 'WWW-Authenticate, X-Request-Id, Retry-After';
 export const CORS_ALLOWED_METHODS = 'GET, POST, OPTIONS';
 
 export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
@@ -41,11 +41,19 @@ export function bearerChallenge(request: Request, error: ReadError): string | nu
   return null;
 }
 
-/** REST error answer for a typed failure, with the Bearer challenge where one applies. */
+/** Headers a typed failure carries on either surface: the Bearer challenge, Retry-After for a rate-limit refusal. */
+export function errorHeaders(request: Request, error: ReadError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const challenge = bearerChallenge(request, error);
+  if (challenge) headers['WWW-Authenticate'] = challenge;
+  if (error.kind === 'RateLimited') headers['Retry-After'] = String(error.retryAfterSeconds);
+  return headers;
+}
+
+/** REST error answer for a typed failure, with the headers errorHeaders gives it. */
 export function restErrorResponse(request: Request, error: ReadError, misconfiguredMessage?: string): Response {
   const mapped = restError(error, misconfiguredMessage);
-  const challenge = bearerChallenge(request, error);
-  return errorResponse(mapped.status, mapped.code, mapped.message, challenge ? { 'WWW-Authenticate': challenge } : {});
+  return errorResponse(mapped.status, mapped.code, mapped.message, errorHeaders(request, error));
 }
 
 const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?$/;

@@ -6,6 +6,7 @@ import type { ContractName } from '../contracts';
 import { authenticate } from '../auth/jwt';
 import { outcomeCode, type ReadError } from '../errors';
 import { readContract } from '../read-note';
+import { takeRateLimit } from '../rate-limit';
 import type { RouteContext, RouteHandler } from './context';
 import { jsonResponse, restErrorResponse } from './responses';
 
@@ -26,6 +27,9 @@ export function restRoute(contract: ContractName): RouteHandler {
 
     const principal = await authenticate(request, config, Math.floor(Date.now() / 1000), log);
     if (!principal.ok) return refuse(principal.error);
+    // Counted per user after authentication and before anything that can reach the canister.
+    const limited = await takeRateLimit(config, principal.value);
+    if (!limited.ok) return refuse(limited.error);
 
     // Exactly one `path` value: a repeated or missing one is an invalid path.
     const paths = new URL(request.url).searchParams.getAll('path');

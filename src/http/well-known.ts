@@ -1,4 +1,5 @@
 /** RFC 9728 protected-resource metadata, and the unauthenticated health check. */
+import { isLocalEnvironment, loadConfig } from '../config';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse } from './responses';
 
@@ -19,7 +20,18 @@ export function protectedResourceMetadata(resourceSuffix: '' | '/mcp') {
   };
 }
 
-/** Liveness only: no auth, no upstream call, nothing about configuration. */
-export function health(): Response {
-  return jsonResponse({ ok: true });
+/**
+ * Liveness: no auth, no upstream call. In production and staging it says
+ * nothing about configuration. With ENVIRONMENT=local it also reports
+ * whether the configuration is valid and, if not, which variables fail and
+ * why, by name and fixed reason only (never a value).
+ */
+export function health({ env }: RouteContext): Response {
+  if (!env || !isLocalEnvironment(env)) return jsonResponse({ ok: true });
+  const loaded = loadConfig(env);
+  return jsonResponse({
+    ok: true,
+    environment: 'local',
+    config: loaded.ok ? { valid: true, problems: [] } : { valid: false, problems: loaded.problems },
+  });
 }

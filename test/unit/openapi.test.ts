@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONTRACT_NAMES, type ContractName } from '../../src/contracts';
 import { CONTRACT_JSON_SCHEMAS } from '../../src/contracts/schemas';
-import { loadConfig } from '../../src/config';
+import { CONFIG_REASON_TEXT, CONFIG_VARIABLES, loadConfig } from '../../src/config';
 import { buildRouter, ROUTES, type RouteSpec } from '../../src/http/router';
 import { newRequestLog } from '../../src/log';
 import { TOOL_BY_CONTRACT } from '../../src/read-note';
@@ -179,17 +179,19 @@ describe('openapi.yaml', () => {
       expect(operation.responses['200'].content['application/json'].schema).toEqual({
         $ref: `#/components/schemas/${SCHEMA_BY_CONTRACT[contract]}`,
       });
-      for (const status of [400, 401, 403, 404, 405, 422, 500, 502, 503, 504]) {
+      for (const status of [400, 401, 403, 404, 405, 422, 429, 500, 502, 503, 504]) {
         expect(documentedResponse(route.path, 'get', status)?.schemaPointer, `${route.path} ${status}`).toBeTruthy();
       }
       expect(documentedResponse(route.path, 'get', 401)?.headers).toHaveProperty('WWW-Authenticate');
       expect(documentedResponse(route.path, 'get', 405)?.headers).toHaveProperty('Allow');
+      expect(documentedResponse(route.path, 'get', 429)?.headers).toHaveProperty('Retry-After');
     }
   });
 
   it('documents /mcp as a POST with every status the adapter and the SDK transport produce', () => {
     const operation = spec.paths['/mcp'].post;
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '405', '406', '413', '415', '500', '503']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '405', '406', '413', '415', '429', '500', '503']);
+    expect(documentedResponse('/mcp', 'post', 429)?.headers).toHaveProperty('Retry-After');
     expect(documentedResponse('/mcp', 'post', 401)?.headers).toHaveProperty('WWW-Authenticate');
     expect(documentedResponse('/mcp', 'post', 405)?.headers.Allow.schema.const).toBe('POST, OPTIONS');
     for (const tool of Object.values(TOOL_BY_CONTRACT)) expect(operation.description).toContain(`\`${tool}\``);
@@ -224,6 +226,12 @@ describe('payload schemas', () => {
 });
 
 describe('Error schema', () => {
+  it('documents the local /health configuration report with the source\'s variable and reason vocabularies', () => {
+    const problem = spec.components.schemas.Health.oneOf[1].properties.config.properties.problems.items.properties;
+    expect(problem.variable.enum).toEqual([...CONFIG_VARIABLES]);
+    expect(problem.reason.enum).toEqual(Object.keys(CONFIG_REASON_TEXT));
+  });
+
   it('has a code enum equal to the codes the source emits', () => {
     const emitted = emittedErrorCodes();
     expect(emitted.size).toBeGreaterThanOrEqual(12);
@@ -286,7 +294,11 @@ describe('documented examples and real answers', () => {
   });
 
   it('another method on a routed path is the documented 405 with its Allow header', async () => {
-    const loaded = loadConfig({ CANISTER_URL: 'https://canister.example', SESSION_SECRET: 'x'.repeat(32) });
+    const loaded = loadConfig({
+      CANISTER_URL: 'https://canister.example',
+      SESSION_SECRET: 'x'.repeat(32),
+      RATE_LIMITER: { limit: async () => ({ success: true }) },
+    });
     expect(loaded.ok).toBe(true);
     const config = loaded.ok ? loaded.config : null;
     const router = buildRouter();

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seedNotes, setFault, uniqueUser } from '../support/worker/canister';
-import { REST_ROUTES, TOOLS, callTool, callWorker, mintToken, restGet } from '../support/worker/harness';
+import { REST_ROUTES, TOOLS, callTool, callWorker, mintToken, restGet, testEnv } from '../support/worker/harness';
 
-const ALLOWED_KEYS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason'];
+const ALLOWED_KEYS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason', 'config'];
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -67,5 +67,83 @@ describe('structured log line', () => {
     expect(challenges[0]).toBe(challenges[1]);
     expect(lines.map((line) => JSON.parse(line).reason)).toEqual(['expired', 'bad_signature']);
     expect(lines.map((line) => JSON.parse(line).outcome)).toEqual(['UNAUTHORIZED', 'UNAUTHORIZED']);
+  });
+});
+
+describe('a misconfigured Worker says what is wrong, by name only (issue 13, item 3)', () => {
+  // Three bad values; each is a sentinel that must never appear in a log line or a response.
+  const BAD = {
+    CANISTER_URL: 'SENTINEL-not-a-url',
+    SESSION_SECRET: 'SENTINEL-short',
+    CANISTER_TIMEOUT_MS: '999999',
+  };
+  const NAMES = ['CANISTER_URL', 'SESSION_SECRET', 'CANISTER_TIMEOUT_MS'];
+
+  it('every request\'s log line carries `config`: the failing variable names, nothing else', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    const env = testEnv(BAD);
+    const token = await mintToken({ sub: uniqueUser('cfg') });
+    const answers = [
+      await restGet(REST_ROUTES.note_outline, 'a.md', { token, env }),
+      await callWorker('/mcp', { method: 'POST', token, env, headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+      await callWorker('/.well-known/oauth-protected-resource', { env }),
+      await callWorker('/health', { env }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([503, 503, 503, 200]);
+    const bodies = await Promise.all(answers.map((res) => res.text()));
+    expect(lines).toHaveLength(answers.length);
+    for (const line of lines) {
+      expect(JSON.parse(line).config).toEqual(NAMES);
+      expect(new TextEncoder().encode(line).byteLength).toBeLessThanOrEqual(512);
+    }
+    for (const text of [...lines, ...bodies]) {
+      expect(text).not.toContain('SENTINEL');
+      expect(text).not.toContain('999999');
+    }
+    // Responses still never say which variable failed.
+    for (const body of bodies.slice(0, 3)) for (const name of NAMES) expect(body).not.toContain(name);
+  });
+
+  it('a valid configuration logs `config: null`', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    await callWorker('/health');
+    expect(JSON.parse(lines[0]).config).toBeNull();
+  });
+
+  it('production /health stays a bare liveness answer, valid or not', async () => {
+    for (const env of [testEnv(), testEnv(BAD), testEnv({ ...BAD, ENVIRONMENT: 'staging' })]) {
+      const res = await callWorker('/health', { env });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('{"ok":true}');
+    }
+  });
+
+  it('local /health reports the configuration: valid, or each failing variable and why, never a value', async () => {
+    const valid = await callWorker('/health', { env: testEnv({ ENVIRONMENT: 'local' }) });
+    expect(valid.status).toBe(200);
+    expect(await valid.json()).toEqual({ ok: true, environment: 'local', config: { valid: true, problems: [] } });
+
+    const invalid = await callWorker('/health', { env: testEnv({ ...BAD, ENVIRONMENT: 'local' }) });
+    expect(invalid.status).toBe(200);
+    const text = await invalid.text();
+    expect(text).not.toContain('SENTINEL');
+    expect(text).not.toContain('999999');
+    expect(JSON.parse(text)).toEqual({
+      ok: true,
+      environment: 'local',
+      config: {
+        valid: false,
+        problems: [
+          { variable: 'CANISTER_URL', reason: 'not_a_url' },
+          { variable: 'SESSION_SECRET', reason: 'too_short' },
+          { variable: 'CANISTER_TIMEOUT_MS', reason: 'out_of_range' },
+        ],
+      },
+    });
+
+    const noKey = await callWorker('/health', { env: testEnv({ ENVIRONMENT: 'local', SESSION_SECRET: undefined }) });
+    expect((await noKey.json<any>()).config.problems).toEqual([{ variable: 'SESSION_SECRET', reason: 'no_verification_key' }]);
   });
 });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
-import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mcpPost, mintToken, restGet, testEnv, ORIGIN } from '../support/worker/harness';
+import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mcpPost, mintToken, restGet, testEnv, rateLimitBinding, ORIGIN } from '../support/worker/harness';
 
 const NOTE = { path: 'inbox/a.md', frontmatter: { title: 'A', tags: 'x' }, body: '# A\n\ntext\n\n## B\n\nmore\n' };
 const MODERN = '2026-07-28';
@@ -255,7 +255,7 @@ describe('an upload the client abandons (issue 11 item 8)', () => {
       body,
       duplex: 'half',
     } as RequestInit);
-    const res = await worker.fetch(request, testEnv());
+    const res = await worker.fetch(request, { RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'), ...testEnv() });
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text).not.toContain('SENTINEL');

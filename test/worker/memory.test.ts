@@ -9,7 +9,7 @@
  * answer is a payload or a clean refusal, never a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_NOTE_HEADINGS, MAX_NOTE_INPUT_CHARS } from '../../src/contracts';
+import { MAX_NOTE_HEADINGS, MAX_NOTE_INPUT_CHARS, buildSectionSource } from '../../src/contracts';
 import { seedNotes, uniqueUser } from '../support/worker/canister';
 import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mintToken, restGet } from '../support/worker/harness';
 
@@ -153,4 +153,54 @@ describe('note shape: a payload or a clean refusal, never a 500', () => {
       expect(rest.status, contract).toBe(200);
     }
   }, 60_000);
+});
+
+describe('output bound: no answer over 4 MiB (issue 11, item 9)', () => {
+  const TOO_COMPLEX_REST = JSON.stringify({ error: 'Note structure too large', code: 'NOTE_TOO_COMPLEX' });
+  const TOO_COMPLEX_TOOL = JSON.stringify({ error: 'Note structure too large', code: 'UPSTREAM_ERROR' });
+  // One 80 KB H1 and 499 `## a`: SectionSource would repeat the H1 in all 500 heading_paths (~37 MiB).
+  const amplified = `# ${'x'.repeat(80_000)}\n\n${Array.from({ length: 499 }, () => '## a').join('\n\n')}\n`;
+
+  it('SectionSource amplification answers a typed 422 on REST and the tool error on MCP', async () => {
+    const { path, token } = await seedOne(amplified);
+    const rest = await restGet(REST_ROUTES.section_source, path, { token });
+    expect(rest.status).toBe(422);
+    expect(await rest.text()).toBe(TOO_COMPLEX_REST);
+
+    const mcp = await callToolRaw(TOOLS.section_source, path, token);
+    expect(mcp.status).toBe(200);
+    expect(mcp.rpc.result.isError).toBe(true);
+    expect(mcp.rpc.result.content[0].text).toBe(TOO_COMPLEX_TOOL);
+    expect(mcp.rpc.result.structuredContent).toBeUndefined();
+  });
+
+  it('the other contracts of that note are served (each far under the bound)', async () => {
+    const { path, token } = await seedOne(amplified);
+    for (const contract of BODY_READING.filter((c) => c !== 'section_source')) {
+      const rest = await restGet(REST_ROUTES[contract], path, { token });
+      expect(rest.status, contract).toBe(200);
+      expect((await rest.arrayBuffer()).byteLength).toBeLessThanOrEqual(4 * 1024 * 1024);
+    }
+  });
+
+  it('a SectionSource just under 4 MiB is served whole; one heading character more is refused', async () => {
+    // 40 sections under one H1 of n characters: the H1 text is in 41 heading_paths plus its heading_text.
+    const note = (n: number) => `# ${'y'.repeat(n)}\n\n${Array.from({ length: 40 }, () => '## b\n\ntext').join('\n\n')}\n`;
+    const sizeOf = async (n: number) => {
+      const { path, token } = await seedOne(note(n), {});
+      const rest = await restGet(REST_ROUTES.section_source, path, { token });
+      const text = await rest.text();
+      return { status: rest.status, text, bytes: new TextEncoder().encode(text).byteLength, path };
+    };
+    const one = await sizeOf(1);
+    const perChar = (await sizeOf(2)).bytes - one.bytes;
+    const under = 1 + Math.floor((4 * 1024 * 1024 - one.bytes) / perChar);
+    const served = await sizeOf(under);
+    expect(served.status).toBe(200);
+    expect(served.bytes).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(served.bytes).toBeGreaterThan(4 * 1024 * 1024 - perChar);
+    expect(served.text).toBe(JSON.stringify(buildSectionSource(served.path, {}, note(under))));
+    const over = await sizeOf(under + 1);
+    expect(over.status).toBe(422);
+  }, 120_000);
 });

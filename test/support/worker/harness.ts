@@ -3,6 +3,7 @@
  * exported fetch handler with an env the test chooses, against the demo
  * canister served over loopback HTTP by the global setup.
  */
+import { env as poolBindings } from 'cloudflare:workers';
 import { SignJWT } from 'jose';
 import worker from '../../../src/index';
 import { canisterSecret, canisterUrl } from './canister';
@@ -45,6 +46,17 @@ export interface CallOptions {
   headers?: Record<string, string>;
   body?: string;
   env?: Record<string, string>;
+  /**
+   * Bindings for this call, over the default: RATE_LIMITER is the pool's lifted TEST_RATE_LIMITER
+   * (vitest.config.ts), so no suite but rate-limit.test.ts ever meets the per-user limit.
+   * `{ RATE_LIMITER: undefined }` runs without the binding.
+   */
+  bindings?: Record<string, unknown>;
+}
+
+/** The pool's rate-limit bindings: wrangler.toml's own RATE_LIMITER (60 per 60 s) and the lifted TEST_RATE_LIMITER. */
+export function rateLimitBinding(name: 'RATE_LIMITER' | 'TEST_RATE_LIMITER'): unknown {
+  return (poolBindings as unknown as Record<string, unknown>)[name];
 }
 
 export async function callWorker(pathAndQuery: string, options: CallOptions = {}): Promise<Response> {
@@ -52,7 +64,8 @@ export async function callWorker(pathAndQuery: string, options: CallOptions = {}
   if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
   const method = options.method ?? 'GET';
   const request = new Request(`${ORIGIN}${pathAndQuery}`, { method, headers, body: options.body });
-  const response = await worker.fetch(request, options.env ?? testEnv());
+  const env = { RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'), ...(options.env ?? testEnv()), ...options.bindings };
+  const response = await worker.fetch(request, env);
   // Every response a test sees must be one openapi.yaml documents.
   await assertMatchesOpenApi(method, new URL(request.url).pathname, response);
   return response;

@@ -1,7 +1,11 @@
 import { expect } from 'vitest';
 import { ContractError, type ContractErrorKind } from '../../../src/contracts';
 
-const MESSAGES: Record<ContractErrorKind, string> = { InvalidPath: 'Invalid path', NoteTooLarge: 'Note too large' };
+const MESSAGES: Record<ContractErrorKind, string> = {
+  InvalidPath: 'Invalid path',
+  NoteTooLarge: 'Note too large',
+  NoteTooComplex: 'Note structure too large',
+};
 
 /** Asserts `run` throws exactly the typed ContractError of this kind, with its fixed message. */
 export function expectContractError(kind: ContractErrorKind, run: () => unknown): void {

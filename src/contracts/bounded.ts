@@ -1,0 +1,62 @@
+/**
+ * The builders behind every answer, with the output bound: no payload whose
+ * serialization exceeds MAX_PAYLOAD_BYTES is ever built. The size is
+ * computed exactly from the outline first (payload-size.ts); a note over the
+ * bound is refused with ContractError('NoteTooComplex'), and a note within
+ * it gets exactly the payload its plain builder gives (same bytes).
+ */
+import { ContractError } from './errors';
+import { analyzeNote } from './markdown';
+import { buildMetadataFacets } from './metadata-facets';
+import { outlineFromStructure } from './note-outline';
+import { treeFromOutline } from './document-tree';
+import { normalizeOutlinePath } from './paths';
+import { documentTreeBytes, jsonValueBytes, noteOutlineBytes, sectionSourceBytes } from './payload-size';
+import { hasBodyContent, sectionSourceFromStructure } from './section-source';
+import type { ContractPayload, Frontmatter } from './types';
+
+/** 4 MiB: the largest serialized payload any route or tool answers with. */
+export const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
+
+export type BoundedContractName = 'note_outline' | 'document_tree' | 'metadata_facets' | 'section_source';
+
+function refuseOver(bytes: number, maxBytes: number): void {
+  if (bytes > maxBytes) throw new ContractError('NoteTooComplex');
+}
+
+export function buildContractWithinBound(
+  contract: BoundedContractName,
+  path: string,
+  frontmatter: Frontmatter,
+  body: string,
+  maxBytes: number = MAX_PAYLOAD_BYTES,
+): ContractPayload {
+  if (contract === 'metadata_facets') {
+    // Facets never read the body and every value is capped, so the payload is small by construction; measure it anyway.
+    const facets = buildMetadataFacets(path, frontmatter, body);
+    refuseOver(jsonValueBytes(facets), maxBytes);
+    return facets;
+  }
+  normalizeOutlinePath(path);
+  const structure = analyzeNote(body);
+  const outline = outlineFromStructure(path, frontmatter, structure);
+  switch (contract) {
+    case 'note_outline':
+      refuseOver(noteOutlineBytes(outline), maxBytes);
+      return outline;
+    case 'document_tree':
+      refuseOver(documentTreeBytes(outline), maxBytes);
+      return treeFromOutline(outline);
+    case 'section_source': {
+      // body_available moves a section by one byte ("true" vs "false"): the all-false size is an upper
+      // bound and the all-true size a lower one; only a note between them needs the exact bits.
+      const upper = sectionSourceBytes(outline, () => false);
+      if (upper > maxBytes) {
+        const lower = sectionSourceBytes(outline, () => true);
+        refuseOver(lower, maxBytes);
+        refuseOver(sectionSourceBytes(outline, (index) => hasBodyContent(structure, index)), maxBytes);
+      }
+      return sectionSourceFromStructure(path, frontmatter, structure);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * wrangler.toml holds the platform-side rules, read the way wrangler itself
+ * reads it (unstable_readConfig, the pinned wrangler), for the top level and
+ * every named environment:
+ * - issue 11 item 10: Workers Logs keeps the Worker's own console line, but
+ *   the platform records no request URL or query (no invocation logs, no traces);
+ * - issue 11 item 12: the per-user RATE_LIMITER binding, 60 per 60 s, lifted only in `load`;
+ * - issue 11 item 13: a platform CPU cap per request.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { unstable_readConfig } from 'wrangler';
+import { describe, expect, it } from 'vitest';
+
+const configPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../wrangler.toml');
+const top = unstable_readConfig({ config: configPath });
+const load = unstable_readConfig({ config: configPath, env: 'load' });
+const environments = { top, load };
+
+describe('wrangler.toml', () => {
+  for (const [name, config] of Object.entries(environments)) {
+    it(`${name}: keeps the Worker's log lines in Workers Logs but records no request URL`, () => {
+      const observability = config.observability!;
+      expect(observability.enabled).toBe(true);
+      expect(observability.logs?.enabled).toBe(true);
+      // Every line is kept (a sampled-out request would have no log line at all).
+      expect(observability.logs?.head_sampling_rate ?? observability.head_sampling_rate ?? 1).toBe(1);
+      // Invocation logs carry the request URL (and so `?path=`); traces carry the canister URL with the note path.
+      expect(observability.logs?.invocation_logs).toBe(false);
+      expect(observability.traces?.enabled ?? false).toBe(false);
+    });
+
+    it(`${name}: caps CPU per request with headroom over the measured ~22 ms of a 1 MB note`, () => {
+      expect(config.limits?.cpu_ms).toBeGreaterThanOrEqual(50);
+      expect(config.limits?.cpu_ms).toBeLessThanOrEqual(200);
+    });
+
+    it(`${name}: binds RATE_LIMITER`, () => {
+      const limiter = config.ratelimits.find((binding: { name: string }) => binding.name === 'RATE_LIMITER');
+      expect(limiter).toBeDefined();
+      expect([10, 60]).toContain(limiter!.simple.period);
+      expect(Number.isInteger(limiter!.simple.limit) && limiter!.simple.limit > 0).toBe(true);
+    });
+  }
+
+  it('production limits each user to 60 requests per 60 s, as the upstream does', () => {
+    expect(top.vars.ENVIRONMENT).toBe('production');
+    expect(top.ratelimits).toEqual([{ name: 'RATE_LIMITER', namespace_id: '1001', simple: { limit: 60, period: 60 } }]);
+  });
+
+  it('the load environment lifts the limit, is local, and has its own namespace', () => {
+    expect(load.vars.ENVIRONMENT).toBe('local');
+    const limiter = load.ratelimits.find((binding: { name: string }) => binding.name === 'RATE_LIMITER')!;
+    expect(limiter.simple.limit / limiter.simple.period!).toBeGreaterThanOrEqual(10_000);
+    expect(limiter.namespace_id).not.toBe('1001');
+  });
+});

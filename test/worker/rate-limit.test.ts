@@ -1,0 +1,185 @@
+/**
+ * Per-user rate limit (issue 11, item 12) with wrangler.toml's own
+ * RATE_LIMITER binding (60 requests per 60 s) under workerd. The count is
+ * per effective canister user, shared by REST and MCP, taken after
+ * authentication and before any canister read: a refused request reaches
+ * neither the canister nor the protocol layer.
+ *
+ * The binding counts in fixed 60 s windows. A burst that straddles a window
+ * boundary is retried once with a fresh user (the window, not the Worker,
+ * would have reset the count); nothing here asserts on time.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
+import {
+  HUB_ORIGIN,
+  MCP_HEADERS,
+  REST_ROUTES,
+  TOOLS,
+  callWorker,
+  mintToken,
+  rateLimitBinding,
+  restGet,
+  testEnv,
+  type CallOptions,
+} from '../support/worker/harness';
+
+const LIMIT = 60;
+const PATH = 'limits/note.md';
+const REST_REFUSAL = JSON.stringify({ error: 'Rate limit exceeded', code: 'RATE_LIMITED' });
+const RPC_REFUSAL = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Rate limit exceeded' }, id: null });
+const realLimiter = (): CallOptions => ({ bindings: { RATE_LIMITER: rateLimitBinding('RATE_LIMITER') } });
+const windowOf = (): number => Math.floor(Date.now() / 60_000);
+
+// Hundreds of request log lines: kept out of the test output.
+beforeEach(() => void vi.spyOn(console, 'log').mockImplementation(() => undefined));
+afterEach(() => vi.restoreAllMocks());
+
+async function seededUser(prefix: string): Promise<string> {
+  const user = uniqueUser(prefix);
+  await seedNotes(user, 'default', [{ path: PATH, frontmatter: { title: 'Limits' }, body: '# Limits\n\ntext\n' }]);
+  return user;
+}
+
+function mcpToolCall(token: string, id: number): Promise<Response> {
+  return callWorker('/mcp', {
+    ...realLimiter(),
+    method: 'POST',
+    token,
+    headers: MCP_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: TOOLS.note_outline, arguments: { path: PATH } } }),
+  });
+}
+
+/** Runs `burst` for a fresh user; repeats once if a window boundary fell inside it. */
+async function inOneWindow<T>(prefix: string, burst: (user: string) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    const user = await seededUser(prefix);
+    const before = windowOf();
+    const result = await burst(user);
+    if (windowOf() === before || attempt === 1) return result;
+  }
+}
+
+describe('per-user rate limit: REST', () => {
+  it(`serves ${LIMIT} requests per user and window, then 429 RATE_LIMITED with Retry-After and no canister read`, async () => {
+    const outcome = await inOneWindow('rl-rest', async (user) => {
+      const token = await mintToken({ sub: user });
+      const statuses: number[] = [];
+      for (let i = 0; i < LIMIT; i += 1) {
+        const res = await restGet(REST_ROUTES.note_outline, PATH, { token, ...realLimiter() });
+        statuses.push(res.status);
+        await res.body?.cancel();
+      }
+      // From the Hub's origin: a browser client must be able to read Retry-After.
+      const refused = await restGet(REST_ROUTES.section_source, PATH, { token, headers: { Origin: HUB_ORIGIN }, ...realLimiter() });
+      return {
+        user,
+        statuses,
+        refused: { status: refused.status, retryAfter: refused.headers.get('Retry-After'), body: await refused.text() },
+        exposed: refused.headers.get('Access-Control-Expose-Headers'),
+      };
+    });
+    expect(outcome.statuses).toEqual(Array(LIMIT).fill(200));
+    expect(outcome.refused).toEqual({ status: 429, retryAfter: '60', body: REST_REFUSAL });
+    expect(outcome.exposed?.split(/,\s*/)).toContain('Retry-After');
+    // Exactly one canister read per served request; the refused one made none.
+    expect(await canisterRequests(outcome.user)).toHaveLength(LIMIT);
+  });
+});
+
+describe('per-user rate limit: MCP', () => {
+  it('answers HTTP 429 with the JSON-RPC error `Rate limit exceeded` and no canister read', async () => {
+    const outcome = await inOneWindow('rl-mcp', async (user) => {
+      const token = await mintToken({ sub: user });
+      const statuses: number[] = [];
+      for (let i = 0; i < LIMIT; i += 1) {
+        const res = await mcpToolCall(token, i + 1);
+        statuses.push(res.status);
+        await res.body?.cancel();
+      }
+      const refused = await mcpToolCall(token, LIMIT + 1);
+      return { user, statuses, refused: { status: refused.status, retryAfter: refused.headers.get('Retry-After'), body: await refused.text() } };
+    });
+    expect(outcome.statuses).toEqual(Array(LIMIT).fill(200));
+    expect(outcome.refused).toEqual({ status: 429, retryAfter: '60', body: RPC_REFUSAL });
+    expect(await canisterRequests(outcome.user)).toHaveLength(LIMIT);
+  });
+});
+
+describe('per-user rate limit: the key', () => {
+  it('is the effective canister user, shared by REST and MCP; another user keeps a full budget', async () => {
+    const outcome = await inOneWindow('rl-key', async (user) => {
+      const own = await mintToken({ sub: user });
+      // A different subject acting for the same canister user spends the same budget.
+      const delegated = await mintToken({ sub: uniqueUser('rl-delegate'), effective_canister_user_id: user });
+      const statuses: number[] = [];
+      for (let i = 0; i < LIMIT / 2; i += 1) {
+        const rest = await restGet(REST_ROUTES.document_tree, PATH, { token: own, ...realLimiter() });
+        statuses.push(rest.status);
+        await rest.body?.cancel();
+        const mcp = await mcpToolCall(delegated, i + 1);
+        statuses.push(mcp.status);
+        await mcp.body?.cancel();
+      }
+      const refusedRest = await restGet(REST_ROUTES.note_outline, PATH, { token: delegated, ...realLimiter() });
+      const refusedMcp = await mcpToolCall(own, 999);
+      const other = await seededUser('rl-other');
+      const otherRes = await restGet(REST_ROUTES.note_outline, PATH, { token: await mintToken({ sub: other }), ...realLimiter() });
+      return { user, statuses, refused: [refusedRest.status, refusedMcp.status], other: otherRes.status };
+    });
+    expect(outcome.statuses).toEqual(Array(LIMIT).fill(200));
+    expect(outcome.refused).toEqual([429, 429]);
+    expect(outcome.other).toBe(200);
+    expect(await canisterRequests(outcome.user)).toHaveLength(LIMIT);
+  });
+
+  it('does not count requests that fail authentication', async () => {
+    const outcome = await inOneWindow('rl-unauth', async (user) => {
+      const forged = await mintToken({ sub: user }, { secret: 'another-secret-that-is-long-enough-000001' });
+      for (let i = 0; i < LIMIT + 5; i += 1) {
+        const res = await restGet(REST_ROUTES.note_outline, PATH, { token: forged, ...realLimiter() });
+        expect(res.status).toBe(401);
+        await res.body?.cancel();
+      }
+      const res = await restGet(REST_ROUTES.note_outline, PATH, { token: await mintToken({ sub: user }), ...realLimiter() });
+      return res.status;
+    });
+    expect(outcome).toBe(200);
+  });
+});
+
+describe('per-user rate limit: without the binding', () => {
+  it('production refuses to serve (503, the log line names RATE_LIMITER); no canister read', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    const user = await seededUser('rl-none');
+    const token = await mintToken({ sub: user });
+    const rest = await restGet(REST_ROUTES.note_outline, PATH, { token, bindings: { RATE_LIMITER: undefined } });
+    expect(rest.status).toBe(503);
+    const mcp = await mcpPostWithout(token);
+    expect(mcp.status).toBe(503);
+    expect(lines.map((line) => JSON.parse(line).config)).toEqual([['RATE_LIMITER'], ['RATE_LIMITER']]);
+    expect(await canisterRequests(user)).toHaveLength(0);
+  });
+
+  it('a local run without it (bench, bare Miniflare) is served, unlimited', async () => {
+    const user = await seededUser('rl-local');
+    const token = await mintToken({ sub: user });
+    for (let i = 0; i < LIMIT + 1; i += 1) {
+      const res = await restGet(REST_ROUTES.note_outline, PATH, { token, env: testEnv({ ENVIRONMENT: 'local' }), bindings: { RATE_LIMITER: undefined } });
+      expect(res.status).toBe(200);
+      await res.body?.cancel();
+    }
+  });
+});
+
+function mcpPostWithout(token: string): Promise<Response> {
+  return callWorker('/mcp', {
+    method: 'POST',
+    token,
+    headers: MCP_HEADERS,
+    bindings: { RATE_LIMITER: undefined },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+}
