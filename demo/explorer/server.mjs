@@ -52,7 +52,8 @@ export function explorerCsp(workerOrigin) {
  * @typedef {object} ExplorerOptions
  * @property {string} [host] loopback address to listen on (default 127.0.0.1)
  * @property {number} [port] 0 picks a free port
- * @property {string} workerUrl Worker base URL the page calls
+ * @property {string | (() => string)} workerUrl Worker base URL the page calls (a function when it is
+ *   known only after the explorer starts, e.g. because the Worker's CORS_ORIGINS needs this origin)
  * @property {string} token bearer token the page sends (a local dev token)
  * @property {() => string[]} listNotes vault paths offered in the note list
  * @property {string} [vaultLabel] shown in the page header
@@ -64,13 +65,11 @@ export function explorerCsp(workerOrigin) {
  * @returns {Promise<{ url: string, port: number, close(): Promise<void> }>}
  */
 export async function startExplorer({ host = '127.0.0.1', port = 0, workerUrl, token, listNotes, vaultLabel = '' }) {
-  const workerOrigin = new URL(workerUrl).origin;
-  const csp = explorerCsp(workerOrigin);
+  const workerOrigin = () => new URL(typeof workerUrl === 'function' ? workerUrl() : workerUrl).origin;
   /** @type {Set<string>} */
   let allowedHosts = new Set();
 
   const baseHeaders = {
-    'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',
@@ -86,7 +85,12 @@ export async function startExplorer({ host = '127.0.0.1', port = 0, workerUrl, t
    */
   function send(res, status, type, body, head) {
     const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    res.writeHead(status, { ...baseHeaders, 'Content-Type': type, 'Content-Length': String(payload.length) });
+    res.writeHead(status, {
+      ...baseHeaders,
+      'Content-Security-Policy': explorerCsp(workerOrigin()),
+      'Content-Type': type,
+      'Content-Length': String(payload.length),
+    });
     res.end(head ? undefined : payload);
   }
 
@@ -103,7 +107,7 @@ export async function startExplorer({ host = '127.0.0.1', port = 0, workerUrl, t
     }
     const pathname = new URL(req.url ?? '/', 'http://explorer.invalid').pathname;
     if (pathname === '/session.json') {
-      const session = { workerUrl: workerOrigin, token, vaultLabel, notes: listNotes() };
+      const session = { workerUrl: workerOrigin(), token, vaultLabel, notes: listNotes() };
       send(res, 200, 'application/json; charset=utf-8', JSON.stringify(session), head);
       return;
     }
