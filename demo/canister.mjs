@@ -185,8 +185,8 @@ function errorCode(error) {
  * Every `*.md` file under vaultDir (recursively, in sorted order) in stored form, with
  * vault-relative `/`-separated paths. Never throws for one bad file or folder: it is skipped and
  * named in `skipped` (unreadable, symbolic link, not a regular file (a FIFO, socket or device), not UTF-8, over MAX_VAULT_FILE_BYTES, or a path
- * the Worker cannot request). Entries whose name starts with `.` (`.obsidian`, `.git`, `.trash`)
- * and files not ending in `.md` are ignored silently. A leading UTF-8 byte order mark is dropped.
+ * the Worker cannot request). Entries whose name starts with `.` (`.obsidian`, `.git`, `.trash`),
+ * `node_modules` folders and files not ending in `.md` are ignored silently. A leading UTF-8 byte order mark is dropped.
  * Only a missing or unreadable vaultDir itself throws.
  * @param {string} vaultDir
  * @returns {Promise<VaultReport>}
@@ -213,7 +213,7 @@ export async function readVault(vaultDir) {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (report.limitReached) return;
-      if (entry.name.startsWith('.')) continue;
+      if (entry.name.startsWith('.') || (entry.name === 'node_modules' && entry.isDirectory())) continue;
       const full = path.join(dir, entry.name);
       const relative = relativeOf(full);
       if (entry.isDirectory()) {

@@ -539,6 +539,8 @@ describe('demo canister', () => {
         await writeFile(path.join(dir, 'back\\slash.md'), '# unreachable\n');
         await writeFile(path.join(dir, ' padded.md'), '# unreachable\n');
         await writeFile(path.join(dir, '.obsidian', 'workspace.md'), '# hidden\n');
+        await mkdir(path.join(dir, 'node_modules', 'pkg'), { recursive: true });
+        await writeFile(path.join(dir, 'node_modules', 'pkg', 'README.md'), '# dependency\n');
         await writeFile(path.join(dir, 'notes.txt'), 'not markdown');
         await writeFile(path.join(dir, 'locked.md'), '# locked\n');
         await writeFile(path.join(dir, 'locked-folder', 'inside.md'), '# inside\n');
