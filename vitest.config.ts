@@ -1,12 +1,22 @@
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
+// Quiet by default: the Worker's own request log lines (one JSON object per request, see
+// src/log.ts) are dropped from the test output; KT_TEST_LOGS=1 npm test shows them again. Tests
+// that assert on log lines capture console.log themselves and are not affected.
+const showTestLogs = process.env.KT_TEST_LOGS === '1';
+const WORKER_LOG_LINE = /^\{"rid":"[^"]*","/;
+
 // Three projects:
 // - unit:   pure code and Node-side tooling (reads ../shared for corpus parity)
 // - worker: everything that touches the Worker, inside workerd, against the demo canister
 // - e2e:    real clients (MCP SDK client, headless Chromium) against the Worker served over HTTP
 export default defineConfig({
   test: {
+    onConsoleLog(log) {
+      if (!showTestLogs && WORKER_LOG_LINE.test(log.trim())) return false;
+      return undefined;
+    },
     projects: [
       {
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },

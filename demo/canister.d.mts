@@ -51,14 +51,36 @@ export interface DemoCanisterOptions {
   control?: boolean;
 }
 
+/** A vault file not loaded (skipped) or loaded with a caveat (warning); the reason is fixed wording. */
+export interface VaultFileIssue {
+  /** Vault-relative, `/`-separated; folders end with `/`. */
+  path: string;
+  reason: string;
+}
+
+export interface VaultReport {
+  notes: Array<{ path: string; frontmatter: string; body: string }>;
+  skipped: VaultFileIssue[];
+  warnings: VaultFileIssue[];
+  /** True when the walk stopped at MAX_VAULT_NOTES. */
+  limitReached: boolean;
+}
+
 export interface DemoCanister {
   /** Base URL without a trailing slash. */
   url: string;
   port: number;
+  /** What loading `vaultDir` found; undefined without a vaultDir. */
+  vault: (Omit<VaultReport, 'notes'> & { noteCount: number }) | undefined;
+  /** Sorted paths stored for (user, vault); defaults to the seed partition. In-process only. */
+  listNotes(user?: string, vaultId?: string): string[];
   close(): Promise<void>;
 }
 
 export function startDemoCanister(options?: DemoCanisterOptions): Promise<DemoCanister>;
 export function parseVaultNote(text: string): { frontmatter: string; body: string };
+export const MAX_VAULT_FILE_BYTES: number;
+export const MAX_VAULT_NOTES: number;
+export function readVault(vaultDir: string): Promise<VaultReport>;
 export function loadVault(vaultDir: string): Promise<Array<{ path: string; frontmatter: string; body: string }>>;
 export function sanitizeVaultId(header: string | string[] | undefined | null): string;

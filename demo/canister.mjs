@@ -16,7 +16,7 @@
  */
 import { createServer } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 
@@ -103,14 +103,15 @@ function isPlainObject(value) {
 }
 
 /**
- * Splits a vault file into the canister's stored form. A leading YAML block that parses to a
- * mapping becomes frontmatter JSON text (YAML timestamps become ISO strings) and is removed from
- * the body; the rest of the text is kept unchanged. An empty block is an empty mapping. Invalid
- * YAML, a non-mapping block, or no block at all -> frontmatter `{}` and the whole text is the body.
+ * Splits a vault file into the canister's stored form, and says why a leading `---` block was not
+ * taken as frontmatter. A leading YAML block that parses to a mapping becomes frontmatter JSON text
+ * (YAML timestamps become ISO strings) and is removed from the body; the rest of the text is kept
+ * unchanged. An empty block is an empty mapping. Invalid YAML, a non-mapping block, or no block at
+ * all -> frontmatter `{}` and the whole text is the body.
  * @param {string} text
- * @returns {{ frontmatter: string, body: string }}
+ * @returns {{ frontmatter: string, body: string, frontmatterProblem?: string }}
  */
-export function parseVaultNote(text) {
+function splitVaultNote(text) {
   const match = FRONTMATTER_BLOCK.exec(text);
   if (!match) return { frontmatter: '{}', body: text };
   const rest = text.slice(match[0].length);
@@ -119,45 +120,161 @@ export function parseVaultNote(text) {
   try {
     parsed = parseYaml(yamlText, { customTags: ['timestamp'], merge: true, logLevel: 'error' });
   } catch {
-    return { frontmatter: '{}', body: text };
+    return { frontmatter: '{}', body: text, frontmatterProblem: 'frontmatter is not valid YAML' };
   }
   if (parsed === null || parsed === undefined) return { frontmatter: '{}', body: rest };
-  if (!isPlainObject(parsed)) return { frontmatter: '{}', body: text };
+  if (!isPlainObject(parsed)) return { frontmatter: '{}', body: text, frontmatterProblem: 'frontmatter is not a YAML mapping' };
   try {
     return { frontmatter: JSON.stringify(parsed), body: rest };
   } catch {
     // Self-referencing aliases cannot be stored as JSON text.
-    return { frontmatter: '{}', body: text };
+    return { frontmatter: '{}', body: text, frontmatterProblem: 'frontmatter cannot be stored as JSON' };
   }
 }
 
 /**
- * Every `*.md` file under vaultDir (recursively, symlinks ignored, in sorted order) in stored
- * form, with vault-relative `/`-separated paths.
+ * The canister's stored form of a vault file (see splitVaultNote).
+ * @param {string} text
+ * @returns {{ frontmatter: string, body: string }}
+ */
+export function parseVaultNote(text) {
+  const { frontmatter, body } = splitVaultNote(text);
+  return { frontmatter, body };
+}
+
+/** Largest vault file loaded: the Worker refuses note responses above 8 MiB anyway. */
+export const MAX_VAULT_FILE_BYTES = 8 * 1024 * 1024;
+/** Most notes loaded from one vault folder; the walk stops there and says so. */
+export const MAX_VAULT_NOTES = 10_000;
+/** Longest vault path the Worker accepts (src/vault/path.ts MAX_PATH_CHARS). */
+const MAX_WORKER_PATH_CHARS = 1024;
+
+/**
+ * Why the Worker could never request this vault-relative path, or null when it can. The Worker
+ * trims the requested path, turns `\` into `/` and refuses paths over 1024 characters, so a
+ * file whose stored path differs after that is unreachable.
+ * @param {string} relative
+ * @returns {string | null}
+ */
+function unreachableReason(relative) {
+  if (relative.length > MAX_WORKER_PATH_CHARS) return `path longer than ${MAX_WORKER_PATH_CHARS} characters`;
+  if (relative.includes('\\')) return 'path contains a backslash, which the Worker reads as a folder separator';
+  if (relative.trim() !== relative) return 'path starts or ends with whitespace, which the Worker trims';
+  return null;
+}
+
+/** @param {unknown} error */
+function errorCode(error) {
+  const code = /** @type {NodeJS.ErrnoException} */ (error)?.code;
+  return typeof code === 'string' ? code : 'read error';
+}
+
+/**
+ * @typedef {object} VaultFileIssue
+ * @property {string} path vault-relative, `/`-separated
+ * @property {string} reason fixed wording, never file content
+ *
+ * @typedef {object} VaultReport
+ * @property {Array<{ path: string, frontmatter: string, body: string }>} notes
+ * @property {VaultFileIssue[]} skipped files (or folders) not loaded, with the reason
+ * @property {VaultFileIssue[]} warnings files loaded with a caveat (e.g. broken frontmatter)
+ * @property {boolean} limitReached true when the walk stopped at MAX_VAULT_NOTES
+ */
+
+/**
+ * Every `*.md` file under vaultDir (recursively, in sorted order) in stored form, with
+ * vault-relative `/`-separated paths. Never throws for one bad file or folder: it is skipped and
+ * named in `skipped` (unreadable, symbolic link, not a regular file (a FIFO, socket or device), not UTF-8, over MAX_VAULT_FILE_BYTES, or a path
+ * the Worker cannot request). Entries whose name starts with `.` (`.obsidian`, `.git`, `.trash`),
+ * `node_modules` folders and files not ending in `.md` are ignored silently. A leading UTF-8 byte order mark is dropped.
+ * Only a missing or unreadable vaultDir itself throws.
+ * @param {string} vaultDir
+ * @returns {Promise<VaultReport>}
+ */
+export async function readVault(vaultDir) {
+  const root = path.resolve(vaultDir);
+  /** @type {VaultReport} */
+  const report = { notes: [], skipped: [], warnings: [], limitReached: false };
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const relativeOf = (/** @type {string} */ full) => path.relative(root, full).split(path.sep).join('/');
+  /**
+   * @param {string} dir
+   * @param {boolean} isRoot
+   */
+  async function walk(dir, isRoot) {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (isRoot) throw error;
+      report.skipped.push({ path: `${relativeOf(dir)}/`, reason: `folder unreadable (${errorCode(error)})` });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (report.limitReached) return;
+      if (entry.name.startsWith('.') || (entry.name === 'node_modules' && entry.isDirectory())) continue;
+      const full = path.join(dir, entry.name);
+      const relative = relativeOf(full);
+      if (entry.isDirectory()) {
+        await walk(full, false);
+        continue;
+      }
+      if (!entry.name.endsWith('.md')) continue;
+      if (entry.isSymbolicLink()) {
+        report.skipped.push({ path: relative, reason: 'symbolic link (not followed)' });
+        continue;
+      }
+      if (!entry.isFile()) {
+        report.skipped.push({ path: relative, reason: 'not a regular file' });
+        continue;
+      }
+      const unreachable = unreachableReason(relative);
+      if (unreachable !== null) {
+        report.skipped.push({ path: relative, reason: unreachable });
+        continue;
+      }
+      let bytes;
+      try {
+        const info = await stat(full);
+        if (info.size > MAX_VAULT_FILE_BYTES) {
+          report.skipped.push({ path: relative, reason: `larger than ${MAX_VAULT_FILE_BYTES / (1024 * 1024)} MiB` });
+          continue;
+        }
+        bytes = await readFile(full);
+      } catch (error) {
+        report.skipped.push({ path: relative, reason: `unreadable (${errorCode(error)})` });
+        continue;
+      }
+      let text;
+      try {
+        text = decoder.decode(bytes);
+      } catch {
+        report.skipped.push({ path: relative, reason: 'not valid UTF-8' });
+        continue;
+      }
+      if (report.notes.length >= MAX_VAULT_NOTES) {
+        report.limitReached = true;
+        return;
+      }
+      const { frontmatter, body, frontmatterProblem } = splitVaultNote(text);
+      if (frontmatterProblem !== undefined) {
+        report.warnings.push({ path: relative, reason: `${frontmatterProblem}: served with frontmatter {} and the block kept in the body` });
+      }
+      report.notes.push({ path: relative, frontmatter, body });
+    }
+  }
+  await walk(root, true);
+  return report;
+}
+
+/**
+ * The notes of readVault, without the report.
  * @param {string} vaultDir
  * @returns {Promise<Array<{ path: string, frontmatter: string, body: string }>>}
  */
 export async function loadVault(vaultDir) {
-  const root = path.resolve(vaultDir);
-  /** @type {Array<{ path: string, frontmatter: string, body: string }>} */
-  const notes = [];
-  /** @param {string} dir */
-  async function walk(dir) {
-    const entries = await readdir(dir, { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        await walk(full);
-      } else if (entry.isFile() && entry.name.endsWith('.md')) {
-        const text = await readFile(full, 'utf8');
-        const relative = path.relative(root, full).split(path.sep).join('/');
-        notes.push({ path: relative, ...parseVaultNote(text) });
-      }
-    }
-  }
-  await walk(root);
-  return notes;
+  return (await readVault(vaultDir)).notes;
 }
 
 /**
@@ -293,7 +410,8 @@ function fillerSlice(start, end) {
  * Starts the demo canister.
  * @param {{ host?: string, port?: number, gatewaySecret?: string, vaultDir?: string,
  *   seedUser?: string, seedVault?: string, control?: boolean }} [options]
- * @returns {Promise<{ url: string, port: number, close(): Promise<void> }>}
+ * @returns {Promise<{ url: string, port: number, vault: (Omit<VaultReport, 'notes'> & { noteCount: number }) | undefined,
+ *   listNotes(user?: string, vaultId?: string): string[], close(): Promise<void> }>}
  */
 export async function startDemoCanister({
   host = '127.0.0.1',
@@ -331,8 +449,12 @@ export async function startDemoCanister({
     partition.set(note.path, note);
   }
 
+  /** @type {Omit<VaultReport, 'notes'> & { noteCount: number } | undefined} */
+  let vault;
   if (vaultDir !== undefined) {
-    for (const note of await loadVault(vaultDir)) putNote(seedUser, seedVault, note);
+    const { notes, ...issues } = await readVault(vaultDir);
+    for (const note of notes) putNote(seedUser, seedVault, note);
+    vault = { noteCount: notes.length, ...issues };
   }
 
   /**
@@ -725,6 +847,17 @@ export async function startDemoCanister({
   return {
     url,
     port: address.port,
+    vault,
+    /**
+     * Sorted paths of the notes stored for (user, vault). In-process only: no HTTP route lists
+     * notes, as the real canister has none the Worker may use.
+     * @param {string} [user]
+     * @param {string} [vaultId]
+     */
+    listNotes(user = seedUser, vaultId = seedVault) {
+      const partition = notesByPartition.get(partitionKey(user, sanitizeVaultId(vaultId)));
+      return partition ? [...partition.keys()].sort() : [];
+    },
     /** Stops listening and destroys every open socket, including hung and dripping responses. */
     close() {
       if (closed) return Promise.resolve();

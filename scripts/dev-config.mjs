@@ -18,6 +18,9 @@ export const DEV_CANISTER_PORT = 8788;
 /** Port of `wrangler dev` started by `npm start`. */
 export const WORKER_PORT = 8787;
 
+/** Port of the explorer page served by `npm start` (demo/explorer/). */
+export const DEV_EXPLORER_PORT = 8789;
+
 /** Canister partition the demo vault is loaded into, and the default token subject. */
 export const DEMO_USER = 'demo';
 export const DEMO_VAULT = 'default';

@@ -36,6 +36,8 @@ const MAX_DURATION_S = 600;
 const MAX_CONCURRENCY = 256;
 const REQUEST_TIMEOUT_MS = 15_000;
 const RSS_SAMPLE_MS = 250;
+/** How often a running level reports its progress on stderr. */
+const PROGRESS_EVERY_MS = 5_000;
 const MCP_ACCEPT = 'application/json, text/event-stream';
 const REST_ROUTES = {
   note_outline: '/api/v1/note-outline',
@@ -55,7 +57,9 @@ const USAGE = `Usage: npm run load -- [--duration <seconds per level>] [--levels
   --levels    comma-separated concurrency levels (default ${DEFAULT_LEVELS.join(',')}, each 1..${MAX_CONCURRENCY})
   --base      Worker base URL, loopback only (default ${DEFAULT_BASE})
   --token     bearer token; default: a 1 h viewer token for '${DEMO_USER}' signed with the dev secret
-  --vault     X-Vault-Id (default '${DEMO_VAULT}')`;
+  --vault     X-Vault-Id (default '${DEMO_VAULT}')
+  --notes     folder whose *.md paths are requested (default demo/vault; use the folder given to npm start --vault)
+Progress lines go to stderr every ${PROGRESS_EVERY_MS / 1000} s; the result table goes to stdout.`;
 
 class UsageError extends Error {}
 
@@ -77,6 +81,7 @@ function parseOptions(argv) {
         base: { type: 'string' },
         token: { type: 'string' },
         vault: { type: 'string' },
+        notes: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -107,6 +112,7 @@ function parseOptions(argv) {
     base: base.origin,
     token: values.token,
     vault: values.vault ?? DEMO_VAULT,
+    notesDir: values.notes === undefined ? VAULT_DIR : path.resolve(values.notes),
   };
 }
 
@@ -286,8 +292,9 @@ function quantile(sorted, q) {
  * @param {Operation[]} operations
  * @param {number} concurrency
  * @param {number} durationMs
+ * @param {(elapsedMs: number, requests: number, errorCount: number) => void} onProgress called every PROGRESS_EVERY_MS
  */
-async function runLevel(operations, concurrency, durationMs) {
+async function runLevel(operations, concurrency, durationMs, onProgress) {
   /** @type {number[]} */
   const latencies = [];
   /** @type {Map<string, number>} */
@@ -311,7 +318,14 @@ async function runLevel(operations, concurrency, durationMs) {
       if (failure) errors.set(failure, (errors.get(failure) ?? 0) + 1);
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, client));
+  const progress = setInterval(() => {
+    onProgress(performance.now() - startedAt, latencies.length, [...errors.values()].reduce((a, b) => a + b, 0));
+  }, PROGRESS_EVERY_MS);
+  try {
+    await Promise.all(Array.from({ length: concurrency }, client));
+  } finally {
+    clearInterval(progress);
+  }
   const elapsedMs = performance.now() - startedAt;
   latencies.sort((a, b) => a - b);
   return {
@@ -361,20 +375,28 @@ async function main() {
   }
 
   const token = options.token ?? (await devToken());
-  const notePaths = (await loadVault(VAULT_DIR)).map((note) => note.path);
+  let notePaths;
+  try {
+    notePaths = (await loadVault(options.notesDir)).map((note) => note.path);
+  } catch (error) {
+    process.stderr.write(`load: cannot read --notes ${options.notesDir} (${error instanceof Error ? error.message : String(error)})\n`);
+    return 2;
+  }
   if (notePaths.length === 0) {
-    process.stderr.write('load: demo/vault/ has no notes\n');
+    process.stderr.write(`load: ${options.notesDir} has no *.md notes\n`);
     return 1;
   }
   const operations = buildOperations(options.base, token, options.vault, notePaths);
   const workerdCount = (await workerdPids()).length;
 
   process.stdout.write(
-    `Knowtation Edge load run against ${options.base}: ${notePaths.length} demo notes x 4 contracts x (REST + MCP) = ${operations.length} distinct requests\n` +
+    `Knowtation Edge load run against ${options.base}: ${notePaths.length} notes x 4 contracts x (REST + MCP) = ${operations.length} distinct requests\n` +
       `levels ${options.levels.join(', ')} x ${options.durationMs / 1000} s; workerd processes seen: ${workerdCount}; Node ${process.version}\n\n`,
   );
 
   // Warm-up outside the measurement: one pass over every operation, sequentially.
+  const totalSeconds = (options.levels.length * options.durationMs) / 1000;
+  process.stderr.write(`load: warm-up pass of ${operations.length} requests, then ${options.levels.length} levels x ${options.durationMs / 1000} s (about ${Math.ceil(totalSeconds)} s) ...\n`);
   let warmupErrors = 0;
   for (const operation of operations) {
     try {
@@ -391,7 +413,12 @@ async function main() {
   let rateLimited = 0;
   for (const concurrency of options.levels) {
     const sampler = startRssSampler();
-    const result = await runLevel(operations, concurrency, options.durationMs);
+    process.stderr.write(`load: concurrency ${concurrency}: running for ${options.durationMs / 1000} s ...\n`);
+    const result = await runLevel(operations, concurrency, options.durationMs, (elapsedMs, requests, errorCount) => {
+      process.stderr.write(
+        `load: concurrency ${concurrency}: ${Math.round(elapsedMs / 1000)} s of ${options.durationMs / 1000} s, ${requests} requests, ${errorCount} errors\n`,
+      );
+    });
     const rss = await sampler.stop();
     overallPeakKiB = Math.max(overallPeakKiB, rss.peakTotalKiB);
     totalErrors += result.errorCount;

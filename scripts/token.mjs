@@ -8,7 +8,9 @@
  *
  * Signing key: --secret, else env SESSION_SECRET, else the published dev secret. Any key that is
  * not a published dev secret is refused (exit 2, nothing on stdout) unless
- * --allow-production-secret is given, so a real key is never used by accident.
+ * --allow-production-secret is given, so a real key is never used by accident. A key the Worker
+ * itself would refuse (shorter than MIN_HMAC_SECRET_CHARS) is refused too unless
+ * --allow-weak-secret is given, so a minted token is one the Worker can verify.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,11 @@ import { DEMO_USER, DEV_SESSION_SECRET, isDevSecret } from './dev-config.mjs';
 export const TOKEN_TYPES = /** @type {const} */ (['session', 'mcp_access', 'agent_access']);
 export const KNOWN_ROLES = /** @type {const} */ (['viewer', 'editor', 'evaluator', 'admin']);
 const TTL_UNIT_SECONDS = /** @type {const} */ ({ s: 1, m: 60, h: 3600, d: 86400 });
+/**
+ * Shortest HMAC secret the Worker accepts (src/config.ts MIN_HMAC_SECRET_CHARS, counted in UTF-16
+ * code units like String.length); test/unit/token-script.test.ts checks the two agree.
+ */
+export const MIN_HMAC_SECRET_CHARS = 32;
 
 export const USAGE = `Usage: npm run -s token -- [options]
 
@@ -37,6 +44,8 @@ Options:
   --ttl <n[s|m|h|d]>          lifetime (default: 1h; a bare number is seconds)
   --secret <key>              signing key (default: env SESSION_SECRET, else the dev secret)
   --allow-production-secret   allow a key that is not the published dev secret
+  --allow-weak-secret         allow a key shorter than ${MIN_HMAC_SECRET_CHARS} characters (the Worker
+                              refuses such a SESSION_SECRET, so its tokens only suit other verifiers)
   -h, --help                  show this help
 
 Example:
@@ -135,6 +144,7 @@ export function parseTokenArgs(argv, env) {
         ttl: { type: 'string' },
         secret: { type: 'string' },
         'allow-production-secret': { type: 'boolean' },
+        'allow-weak-secret': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -160,7 +170,14 @@ export function parseTokenArgs(argv, env) {
           .filter((scope) => scope !== '');
 
   const secret = values.secret ?? env.SESSION_SECRET ?? DEV_SESSION_SECRET;
-  if (secret === '') throw new TokenUsageError('the signing secret is empty');
+  if (secret.trim() === '') throw new TokenUsageError('the signing secret is empty');
+  if (secret.length < MIN_HMAC_SECRET_CHARS && !values['allow-weak-secret']) {
+    throw new TokenUsageError(
+      `refusing to sign with a ${secret.length}-character secret (from --secret or SESSION_SECRET): the Worker ` +
+        `refuses HMAC secrets shorter than ${MIN_HMAC_SECRET_CHARS} characters, so it would answer 503 and never ` +
+        'accept this token. Use a longer secret, or pass --allow-weak-secret if you really mean it.',
+    );
+  }
   if (!isDevSecret(secret) && !values['allow-production-secret']) {
     throw new TokenUsageError(
       'refusing to sign with a secret that is not the local dev secret (from --secret or SESSION_SECRET). ' +

@@ -1,14 +1,18 @@
 // Drives the real demo canister over HTTP (node:http client, one connection per request, raw
 // request targets), so what is tested here is exactly what the Worker integration tests talk to.
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  MAX_VAULT_FILE_BYTES,
   loadVault,
   parseVaultNote,
+  readVault,
   sanitizeVaultId,
   startDemoCanister,
   type CanisterFault,
@@ -515,6 +519,108 @@ describe('demo canister', () => {
 
       it('rejects a missing vault directory at start', async () => {
         await expect(startDemoCanister({ gatewaySecret: SECRET, vaultDir: path.join(dir, 'nope') })).rejects.toThrow();
+      });
+    });
+
+    describe('on a folder with files it cannot serve (npm start --vault)', () => {
+      const isRoot = process.getuid?.() === 0;
+      let dir: string;
+      beforeAll(async () => {
+        dir = await mkdtemp(path.join(tmpdir(), 'demo-canister-own-notes-'));
+        await mkdir(path.join(dir, 'projects', 'Zed'), { recursive: true });
+        await mkdir(path.join(dir, '.obsidian'), { recursive: true });
+        await mkdir(path.join(dir, 'locked-folder'), { recursive: true });
+        await writeFile(path.join(dir, 'projects', 'Zed', 'plan.md'), '---\ntitle: Plan\ntags: [a, b]\n---\n# Plan\n## Step\n');
+        await writeFile(path.join(dir, 'bom.md'), '\uFEFF---\ntitle: With BOM\n---\n# B\n');
+        await writeFile(path.join(dir, 'broken-yaml.md'), '---\na: [\n---\n# Broken\n');
+        await writeFile(path.join(dir, 'list-yaml.md'), '---\n- a\n---\n# List\n');
+        await writeFile(path.join(dir, 'latin1.md'), Buffer.from([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9, 0x0a]));
+        await writeFile(path.join(dir, 'too-big.md'), Buffer.alloc(MAX_VAULT_FILE_BYTES + 1, 0x61));
+        await writeFile(path.join(dir, 'back\\slash.md'), '# unreachable\n');
+        await writeFile(path.join(dir, ' padded.md'), '# unreachable\n');
+        await writeFile(path.join(dir, '.obsidian', 'workspace.md'), '# hidden\n');
+        await mkdir(path.join(dir, 'node_modules', 'pkg'), { recursive: true });
+        await writeFile(path.join(dir, 'node_modules', 'pkg', 'README.md'), '# dependency\n');
+        await writeFile(path.join(dir, 'notes.txt'), 'not markdown');
+        await writeFile(path.join(dir, 'locked.md'), '# locked\n');
+        await writeFile(path.join(dir, 'locked-folder', 'inside.md'), '# inside\n');
+        await symlink(path.join(dir, 'bom.md'), path.join(dir, 'link.md'));
+        execFileSync('mkfifo', [path.join(dir, 'pipe.md')]);
+        await chmod(path.join(dir, 'locked.md'), 0o000);
+        await chmod(path.join(dir, 'locked-folder'), 0o000);
+      });
+      afterAll(async () => {
+        await chmod(path.join(dir, 'locked-folder'), 0o755).catch(() => {});
+        await rm(dir, { recursive: true, force: true });
+      });
+
+      it('loads the good notes, names every skipped file with its reason, and never throws', async () => {
+        const report = await readVault(dir);
+        expect(report.notes.map((note) => note.path)).toEqual(
+          isRoot
+            ? ['bom.md', 'broken-yaml.md', 'list-yaml.md', 'locked-folder/inside.md', 'locked.md', 'projects/Zed/plan.md']
+            : ['bom.md', 'broken-yaml.md', 'list-yaml.md', 'projects/Zed/plan.md'],
+        );
+        expect(report.skipped).toEqual(
+          expect.arrayContaining([
+            { path: ' padded.md', reason: 'path starts or ends with whitespace, which the Worker trims' },
+            { path: 'back\\slash.md', reason: 'path contains a backslash, which the Worker reads as a folder separator' },
+            { path: 'latin1.md', reason: 'not valid UTF-8' },
+            { path: 'link.md', reason: 'symbolic link (not followed)' },
+            { path: 'pipe.md', reason: 'not a regular file' },
+            { path: 'too-big.md', reason: 'larger than 8 MiB' },
+          ]),
+        );
+        expect(report.skipped).toHaveLength(isRoot ? 6 : 8);
+        expect(report.warnings).toEqual([
+          { path: 'broken-yaml.md', reason: 'frontmatter is not valid YAML: served with frontmatter {} and the block kept in the body' },
+          { path: 'list-yaml.md', reason: 'frontmatter is not a YAML mapping: served with frontmatter {} and the block kept in the body' },
+        ]);
+        expect(report.limitReached).toBe(false);
+        const bom = report.notes.find((note) => note.path === 'bom.md');
+        expect(bom).toEqual({ path: 'bom.md', frontmatter: '{"title":"With BOM"}', body: '# B\n' });
+      });
+
+      // Root reads everything, so as root the walk runs in a child process as user nobody (setpriv).
+      const canDropRoot = isRoot && existsSync('/usr/bin/setpriv');
+      it.skipIf(isRoot && !canDropRoot)('names an unreadable file and an unreadable folder', async () => {
+        let report: Awaited<ReturnType<typeof readVault>>;
+        if (canDropRoot) {
+          await chmod(dir, 0o755);
+          const canisterModule = pathToFileURL(path.join(repoRoot, 'demo', 'canister.mjs')).href;
+          const script = `const m = await import(${JSON.stringify(canisterModule)}); process.stdout.write(JSON.stringify(await m.readVault(${JSON.stringify(dir)})));`;
+          const stdout = execFileSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--input-type=module', '-e', script], {
+            encoding: 'utf8',
+          });
+          report = JSON.parse(stdout) as typeof report;
+          expect(report.notes.map((note) => note.path)).not.toContain('locked.md');
+        } else {
+          report = await readVault(dir);
+        }
+        expect(report.skipped).toEqual(
+          expect.arrayContaining([
+            { path: 'locked.md', reason: 'unreadable (EACCES)' },
+            { path: 'locked-folder/', reason: 'folder unreadable (EACCES)' },
+          ]),
+        );
+      });
+
+      it('serves the loaded notes, 404s the skipped ones, and lists paths in process only', async () => {
+        const custom = await startDemoCanister({ gatewaySecret: SECRET, vaultDir: dir });
+        try {
+          expect(custom.vault?.noteCount).toBe(custom.listNotes().length);
+          expect(custom.vault?.skipped.map((issue) => issue.path)).toContain('latin1.md');
+          expect(custom.listNotes()).toContain('projects/Zed/plan.md');
+          expect(custom.listNotes('someone-else')).toEqual([]);
+          const hit = expectResponse(await exchange(custom.url, noteTarget('projects/Zed/plan.md'), { headers: authHeaders('demo') }));
+          expect(hit.status).toBe(200);
+          for (const skipped of ['latin1.md', 'link.md', 'too-big.md', 'pipe.md', '.obsidian/workspace.md']) {
+            const miss = expectResponse(await exchange(custom.url, noteTarget(skipped), { headers: authHeaders('demo') }));
+            expect(miss.status, skipped).toBe(404);
+          }
+        } finally {
+          await custom.close();
+        }
       });
     });
   });

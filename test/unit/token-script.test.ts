@@ -30,6 +30,9 @@ function runToken(args: string[], env: Record<string, string> = {}): Promise<Run
   });
 }
 
+/** Long enough for the Worker (>= 32 characters), and not the published dev secret. */
+const PRODUCTION_SECRET = 'a-real-production-secret-0123456789abcdef';
+
 const JWT_LINE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\n$/;
 
 let devSecret: string;
@@ -145,21 +148,49 @@ describe('scripts/token.mjs', () => {
 
   it('refuses a non-dev secret from the environment or --secret without --allow-production-secret', async () => {
     for (const [args, env] of [
-      [[], { SESSION_SECRET: 'a-real-production-secret' }],
-      [['--secret', 'a-real-production-secret'], {}],
+      [[], { SESSION_SECRET: PRODUCTION_SECRET }],
+      [['--secret', PRODUCTION_SECRET], {}],
     ] as Array<[string[], Record<string, string>]>) {
       const result = await runToken(args, env);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('--allow-production-secret');
-      expect(result.stderr).not.toContain('a-real-production-secret');
+      expect(result.stderr).not.toContain(PRODUCTION_SECRET);
     }
   });
 
   it('signs with a non-dev secret when --allow-production-secret is given', async () => {
-    const { token } = await mint(['--secret', 'a-real-production-secret', '--allow-production-secret']);
-    await expect(verifyWith('a-real-production-secret', token)).resolves.toMatchObject({ sub: 'demo' });
+    const { token } = await mint(['--secret', PRODUCTION_SECRET, '--allow-production-secret']);
+    await expect(verifyWith(PRODUCTION_SECRET, token)).resolves.toMatchObject({ sub: 'demo' });
     await expect(verifyWith(devSecret, token)).rejects.toThrow();
+  });
+
+  it('refuses a secret the Worker would refuse (shorter than its minimum) unless --allow-weak-secret', async () => {
+    for (const [args, env] of [
+      [['--secret', 'ten-chars!', '--allow-production-secret'], {}],
+      [['--allow-production-secret'], { SESSION_SECRET: 'ten-chars!' }],
+      [['--secret', 'x'.repeat(31), '--allow-production-secret'], {}],
+    ] as Array<[string[], Record<string, string>]>) {
+      const result = await runToken(args, env);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/shorter than 32 characters/);
+      expect(result.stderr).toContain('--allow-weak-secret');
+      expect(result.stderr).not.toContain('ten-chars!');
+    }
+    const { token } = await mint(['--secret', 'ten-chars!', '--allow-production-secret', '--allow-weak-secret']);
+    await expect(verifyWith('ten-chars!', token)).resolves.toMatchObject({ sub: 'demo' });
+  });
+
+  it('agrees with the Worker on the shortest secret it accepts, and its own dev secret is accepted', async () => {
+    const { loadConfig } = await import('../../src/config');
+    const workerAccepts = (secret: string) => loadConfig({ CANISTER_URL: 'https://canister.example', SESSION_SECRET: secret }).ok;
+    expect(workerAccepts(devSecret)).toBe(true);
+    for (const length of [31, 32]) {
+      const secret = 'k'.repeat(length);
+      const result = await runToken(['--secret', secret, '--allow-production-secret']);
+      expect(result.code === 0, `length ${length}`).toBe(workerAccepts(secret));
+    }
   });
 
   it('refuses an empty secret even with --allow-production-secret', async () => {

@@ -13,7 +13,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { SignJWT } from 'jose';
 import { startDemoCanister, type DemoCanister } from '../../../demo/canister.mjs';
+import { startExplorer } from '../../../demo/explorer/server.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,6 +31,8 @@ declare module 'vitest' {
     allowedPageOrigin: string;
     /** Origin of a second page server (same files) that is NOT listed in CORS_ORIGINS. */
     refusedPageOrigin: string;
+    /** The explorer page server of `npm start` (demo/explorer/server.mjs), listed in CORS_ORIGINS. */
+    explorerUrl: string;
   }
 }
 
@@ -132,11 +136,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const refusedPage = await startPageServer();
     cleanups.push(() => closeServer(refusedPage.server));
 
+    // The explorer of `npm start`, with a viewer token for the demo user. The Worker URL is known
+    // only once the Worker runs, and the Worker's CORS_ORIGINS needs the explorer origin first, so
+    // the explorer reads the URL lazily through this holder.
+    const workerUrlHolder = { url: '' };
+    const now = Math.floor(Date.now() / 1000);
+    const explorerToken = await new SignJWT({ sub: 'demo', role: 'viewer', type: 'session', iat: now, exp: now + 3600 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(new TextEncoder().encode(sessionSecret));
+    const explorer = await startExplorer({
+      workerUrl: () => workerUrlHolder.url,
+      token: explorerToken,
+      listNotes: () => canister.listNotes('demo', 'default'),
+      vaultLabel: 'e2e demo vault',
+    });
+    cleanups.push(() => explorer.close());
+
     const worker = await startWorker(
       {
         CANISTER_URL: canister.url,
         ENVIRONMENT: 'production',
-        CORS_ORIGINS: allowedPage.origin,
+        CORS_ORIGINS: `${allowedPage.origin},${explorer.url}`,
         CANISTER_TIMEOUT_MS: '5000',
         JWT_JWKS_URL: '',
         JWT_ISSUER: '',
@@ -154,6 +174,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
     cleanups.push(() => worker.dispose());
     const workerUrl = (await worker.url).origin;
+    workerUrlHolder.url = workerUrl;
 
     // The Worker must answer before any test runs; a broken bundle or config fails here, once.
     const health = await fetch(`${workerUrl}/health`);
@@ -166,6 +187,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('sessionSecret', sessionSecret);
     project.provide('allowedPageOrigin', allowedPage.origin);
     project.provide('refusedPageOrigin', refusedPage.origin);
+    project.provide('explorerUrl', explorer.url);
   } catch (error) {
     await teardown();
     throw error;
