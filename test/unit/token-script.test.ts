@@ -184,7 +184,7 @@ describe('scripts/token.mjs', () => {
 
   it('agrees with the Worker on the shortest secret it accepts, and its own dev secret is accepted', async () => {
     const { loadConfig } = await import('../../src/config');
-    const workerAccepts = (secret: string) => loadConfig({ CANISTER_URL: 'https://canister.example', SESSION_SECRET: secret }).ok;
+    const workerAccepts = (secret: string) => loadConfig({ CANISTER_URL: 'https://canister.example', SESSION_SECRET: secret, ENVIRONMENT: 'local' }).ok;
     expect(workerAccepts(devSecret)).toBe(true);
     for (const length of [31, 32]) {
       const secret = 'k'.repeat(length);
