@@ -93,6 +93,10 @@ async function startWorker(vars: Record<string, string>, secrets: Record<string,
   };
   const worker = await unstable_startWorker({
     config: path.join(repoRoot, 'wrangler.toml'),
+    // wrangler.toml's load environment: its only difference that survives the vars below is the
+    // lifted per-user limit. Every e2e client reads as user `demo`, together well over 60 a minute;
+    // the limiter itself is tested in workerd (test/worker/rate-limit.test.ts).
+    env: 'load',
     envFiles: [],
     sendMetrics: false,
     bindings,
