@@ -11,7 +11,7 @@ export { decodeWireFrontmatter } from './frontmatter';
 export { normalizeHostedPath, normalizeOutlinePath, normalizeTreePath, normalizeFacetPath } from './paths';
 export { normalizeSlug } from './slug';
 export { ContractError, type ContractErrorKind } from './errors';
-export { MAX_NOTE_INPUT_CHARS, MAX_NOTE_HEADINGS, analyzeWithMdast, type NoteStructure, type HeadingInfo, type BlockInfo } from './markdown';
+export { MAX_NOTE_INPUT_CHARS, MAX_NOTE_HEADINGS, type NoteStructure, type HeadingInfo, type BlockInfo } from './analysis/structure';
 export * from './types';
 
 import { buildNoteOutline } from './note-outline';

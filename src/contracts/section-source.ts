@@ -1,5 +1,6 @@
 import { normalizeOutlinePath } from './paths';
-import { analyzeNote, type NoteStructure } from './markdown';
+import { analyzeNote } from './analysis/analyze';
+import type { NoteStructure } from './analysis/structure';
 import { outlineFromStructure } from './note-outline';
 import { treeFromOutline } from './document-tree';
 import { normalizeSlug } from './slug';
@@ -15,7 +16,7 @@ export function buildSectionSource(path: string, frontmatter: Frontmatter, body:
   return sectionSourceFromStructure(path, frontmatter, analyzeNote(body));
 }
 
-/** SectionSource from an analyzed body (shared with the side-by-side runner in fast/contracts.ts). */
+/** SectionSource from an analyzed body (shared with the side-by-side runner in analysis/contracts.ts). */
 export function sectionSourceFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): SectionSource {
   const tree = treeFromOutline(outlineFromStructure(path, frontmatter, structure));
   const pathSlug = normalizeSlug(tree.path) || 'note';

@@ -1,0 +1,51 @@
+/**
+ * The analysis entry point on the request path: body -> NoteStructure.
+ * Invariant: returns exactly what analyzeWithMdast (the micromark oracle in
+ * ../markdown.ts) returns, for every body within the cap; there is no
+ * fallback and no micromark here. Like micromark's preprocessing, a leading
+ * byte order mark is dropped (offsets then count from after it) and NUL
+ * reads as U+FFFD. Linear bound: O(n): one block scan, one inline pass per
+ * heading or undecided paragraph source (each source is read once), and a
+ * linear normalization of each heading's text.
+ */
+import { hasJsNonWhitespace } from './chars';
+import { scanBlocks, type InlineSource } from './block-scan';
+import { normalizeHeadingText } from './heading-text';
+import { inlinePlainText, normalizeLabel } from './inline-engine';
+import { assertBodyWithinCap, type NoteStructure } from './structure';
+
+export function analyzeNote(body: string): NoteStructure {
+  assertBodyWithinCap(body);
+  const text = asMicromarkReads(body);
+  const scan = scanBlocks(text);
+  const definitions = new Set<string>();
+  for (const label of scan.labels) definitions.add(normalizeLabel(label));
+
+  const plain: (string | undefined)[] = new Array(scan.sources.length);
+  const plainText = (index: number): string => (plain[index] ??= inlinePlainText(sourceLines(text, scan.sources[index]), definitions));
+
+  return {
+    headings: scan.headings.map((heading) => ({
+      level: heading.level,
+      text: normalizeHeadingText(plainText(heading.source)),
+      start: heading.start,
+      end: heading.end,
+    })),
+    blocks: scan.blocks.map((block) => ({
+      start: block.start,
+      substantive: block.substantive || (block.pending !== null && block.pending.some((source) => hasJsNonWhitespace(plainText(source)))),
+    })),
+  };
+}
+
+/** micromark's preprocessing that changes chars: a leading BOM is skipped, NUL becomes U+FFFD. */
+function asMicromarkReads(body: string): string {
+  const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  return text.indexOf('\0') === -1 ? text : text.replace(/\0/g, '\uFFFD');
+}
+
+function sourceLines(text: string, source: InlineSource): string[] {
+  const lines: string[] = new Array(source.starts.length);
+  for (let line = 0; line < lines.length; line++) lines[line] = text.slice(source.starts[line], source.ends[line]);
+  return lines;
+}
