@@ -67,7 +67,7 @@ export function normalizeLabel(label: string): string {
     .toUpperCase();
 }
 
-/** Joins the content lines as micromark's text tokenizer sees them: line prefixes stripped, NUL replaced. */
+/** Joins the content lines as micromark's text tokenizer sees them: line prefixes stripped (NUL is replaced by the caller). */
 function prepareSource(lines: readonly string[]): string {
   const parts: string[] = [];
   for (const line of lines) {
@@ -79,7 +79,7 @@ function prepareSource(lines: readonly string[]): string {
   let end = src.length;
   while (end > 0 && (src.charCodeAt(end - 1) === SPACE || src.charCodeAt(end - 1) === TAB)) end--;
   if (end < src.length) src = src.slice(0, end);
-  return src.includes('\0') ? src.replace(/\0/g, '\uFFFD') : src;
+  return src;
 }
 
 // Piece kinds of the output list.
@@ -99,6 +99,8 @@ interface Delimiter {
   /** Consumed as a closer (from the left) and as an opener (from the right). */
   left: number;
   right: number;
+  /** Directly followed by a NUL in the source. */
+  beforeNul: boolean;
   canOpen: boolean;
   canClose: boolean;
   prev: Delimiter | null;
@@ -121,7 +123,12 @@ interface Bracket {
  * given the normalized labels the note defines.
  */
 export function inlinePlainText(lines: readonly string[], definitions: ReadonlySet<string>): string {
-  return new InlinePass(prepareSource(lines), definitions).run();
+  const source = prepareSource(lines);
+  if (!source.includes('\0')) return new InlinePass(source, definitions, null).run();
+  // micromark reads NUL as U+FFFD; remember where, for the one place its output still differs.
+  const nul = new Uint8Array(source.length + 1);
+  for (let at = source.indexOf('\0'); at >= 0; at = source.indexOf('\0', at + 1)) nul[at] = 1;
+  return new InlinePass(source.replace(/\0/g, '\uFFFD'), definitions, nul).run();
 }
 
 class InlinePass {
@@ -145,6 +152,8 @@ class InlinePass {
   constructor(
     private readonly src: string,
     private readonly definitions: ReadonlySet<string>,
+    /** 1 where the source held NUL (now U+FFFD), or null when it held none. */
+    private readonly nul: Uint8Array | null,
   ) {
     this.n = src.length;
   }
@@ -309,6 +318,7 @@ class InlinePass {
       size: end - start,
       left: 0,
       right: 0,
+      beforeNul: this.nul !== null && this.nul[end] === 1,
       canOpen: marker === STAR ? open : open && (before !== OTHER || !close),
       canClose: marker === STAR ? close : close && (after !== OTHER || !open),
       prev: this.tail,
@@ -507,7 +517,10 @@ class InlinePass {
           break;
         case DELIMITER: {
           const d = this.delimiters[aux[i] as number] as Delimiter;
-          const rest = d.length - d.left - d.right;
+          let rest = d.length - d.left - d.right;
+          // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
+          // chunk) from its original end, so its leftover text shows the whole run.
+          if (d.beforeNul && d.right > 0 && rest > 0) rest = d.length - d.left;
           if (d.left > 0 && depth === 0) out.push(' ');
           if (rest > 0) out.push((d.marker === STAR ? '*' : '_').repeat(rest));
           if (d.right > 0 && depth === 0) out.push(' ');

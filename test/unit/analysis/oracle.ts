@@ -34,6 +34,34 @@ export function oracleText(lines: readonly string[], labels: readonly string[], 
   return normalizeHeadingText(headingPlainText(block));
 }
 
+/**
+ * Both positions from one parse: the lines as a paragraph, then (after a blank line) as an ATX
+ * heading when they are one line or a setext heading otherwise. null where the note does not
+ * have exactly that shape.
+ */
+export function oracleTexts(
+  lines: readonly string[],
+  labels: readonly string[],
+): { paragraph: string; heading: string; position: Position } | null {
+  const position: Position = lines.length === 1 ? 'atx' : 'setext';
+  const heading = position === 'atx' ? `# ${lines[0]} #\n` : `${lines.join('\n')}\n===\n`;
+  const source = buildDocument(lines, labels, 'paragraph') + '\n' + heading;
+  const tree = fromMarkdown(source);
+  const blocks = tree.children.filter((node) => node.type !== 'definition');
+  if (tree.children.length - blocks.length !== labels.length || blocks.length !== 2) return null;
+  const [paragraph, title] = blocks as [Nodes, Nodes];
+  const first = labels.length + 2;
+  const last = first + lines.length - 1;
+  if (paragraph.type !== 'paragraph' || paragraph.position?.start.line !== first || paragraph.position.end.line !== last) return null;
+  if (title.type !== 'heading' || title.depth !== 1 || title.position?.start.line !== last + 2) return null;
+  if (title.position.end.line !== last + 2 + (position === 'atx' ? 0 : lines.length)) return null;
+  return {
+    paragraph: normalizeHeadingText(headingPlainText(paragraph)),
+    heading: normalizeHeadingText(headingPlainText(title)),
+    position,
+  };
+}
+
 export function definitionSet(labels: readonly string[]): Set<string> {
   return new Set(labels.map(normalizeLabel));
 }
