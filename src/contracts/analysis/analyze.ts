@@ -16,13 +16,16 @@ import { assertBodyWithinCap, type NoteStructure } from './structure';
 
 export function analyzeNote(body: string): NoteStructure {
   assertBodyWithinCap(body);
-  const text = asMicromarkReads(body);
-  const scan = scanBlocks(text);
+  // Offsets count from after a leading BOM, as micromark's do.
+  const source = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  // The block scan reads NUL as U+FFFD; the inline pass gets the lines as they are, because micromark's
+  // text serialization around a replaced NUL differs from a literal U+FFFD (inline.ts mirrors that).
+  const scan = scanBlocks(source.indexOf('\0') === -1 ? source : source.replace(/\0/g, '\uFFFD'));
   const definitions = new Set<string>();
   for (const label of scan.labels) definitions.add(normalizeLabel(label));
 
   const plain: (string | undefined)[] = new Array(scan.sources.length);
-  const plainText = (index: number): string => (plain[index] ??= inlinePlainText(sourceLines(text, scan.sources[index]), definitions));
+  const plainText = (index: number): string => (plain[index] ??= inlinePlainText(sourceLines(source, scan.sources[index]), definitions));
 
   return {
     headings: scan.headings.map((heading) => ({
@@ -36,12 +39,6 @@ export function analyzeNote(body: string): NoteStructure {
       substantive: block.substantive || (block.pending !== null && block.pending.some((source) => hasJsNonWhitespace(plainText(source)))),
     })),
   };
-}
-
-/** micromark's preprocessing that changes chars: a leading BOM is skipped, NUL becomes U+FFFD. */
-function asMicromarkReads(body: string): string {
-  const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
-  return text.indexOf('\0') === -1 ? text : text.replace(/\0/g, '\uFFFD');
 }
 
 function sourceLines(text: string, source: InlineSource): string[] {
