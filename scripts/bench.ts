@@ -1,13 +1,20 @@
 /**
- * Throughput and peak heap of the four contracts, reference pipeline
- * (analyzeWithMdast) against the fast one (analyzeFast), over the shared
- * corpus and synthetic 10 KB / 100 KB / 1,000,000-char notes; then the
- * parser alternatives that were measured; then end-to-end latency through
- * the bundled Worker in Miniflare with a loopback canister.
+ * Throughput and peak heap of the four contracts, the micromark oracle
+ * (analyzeWithMdast) against the linear analysis on the request path
+ * (analyzeNote), over the shared corpus and synthetic 10 KB / 100 KB /
+ * 1,000,000-char notes; the analysis alternatives; the pathological inputs
+ * of cmark and md4c in ATX heading, setext heading and paragraph positions
+ * (ms, MB/s, growth per doubling, heap); then per-request time through the
+ * bundled Worker in Miniflare (workerd) with a loopback canister.
  *
- *   node --import tsx scripts/bench.ts [--runs N] [--quick] [--no-e2e]
+ *   node --import tsx scripts/bench.ts [--runs N] [--quick] [--no-e2e] [--no-pathological]
  *
- * Timing: median wall time of N runs after warm-up, one run = the four
+ * --quick (under 20 s): the oracle once per input and only on the corpus and
+ * the 100 KB note, pathological shapes at 100 KB and 200 KB, fewer requests.
+ *
+ * Timing: median CPU time (process.cpuUsage, user + system, so other
+ * processes on a shared machine do not inflate it) of N runs after
+ * warm-up; in the contracts table one run = the four
  * contracts on every note of the input (three analyses per note, as the
  * builders do). MB/s means millions of UTF-16 chars per second (the inputs
  * are ASCII apart from a few corpus chars, so chars ~ bytes).
@@ -29,10 +36,11 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { parse, postprocess, preprocess } from 'micromark';
-import { decodeWireFrontmatter } from '../src/contracts';
+import { CONTRACTS, decodeWireFrontmatter } from '../src/contracts';
 import { analyzeWithMdast } from '../src/contracts/markdown';
-import { analyzeFast, runContractsWith, scanNote, type Analyzer } from '../src/contracts/fast';
+import { analyzeNote, runContractsWith, scanBlocks, type Analyzer } from '../src/contracts/analysis';
 import type { Frontmatter } from '../src/contracts/types';
+import { pathologicalCases, pathologicalNote } from '../test/support/markdown/pathological';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sharedRoot = path.resolve(repoRoot, '../shared');
@@ -184,9 +192,10 @@ function timeMedian(work: () => unknown, runs: number, warmup: number): number {
   for (let index = 0; index < warmup; index++) work();
   const times: number[] = [];
   for (let index = 0; index < runs; index++) {
-    const start = performance.now();
+    const start = process.cpuUsage();
     work();
-    times.push(performance.now() - start);
+    const spent = process.cpuUsage(start);
+    times.push((spent.user + spent.system) / 1000);
   }
   return median(times);
 }
@@ -223,25 +232,31 @@ function table(rows: string[][]): string {
 // ------------------------------------------------------------------ sections
 
 function contractsSection(inputs: Input[]): void {
-  console.log(`\n## Four contracts: reference (analyzeWithMdast) vs fast (analyzeFast)\n`);
-  console.log(`median of ${RUNS} runs after ${WARMUP} warm-up; heap = peak used-heap growth per input char\n`);
-  const rows = [['input', 'chars', 'mdast MB/s', 'fast MB/s', 'speed-up', 'mdast heap B/char', 'fast heap B/char']];
+  console.log(`\n## Four contracts: micromark oracle (analyzeWithMdast) vs linear (analyzeNote)\n`);
+  console.log(`median of ${RUNS} runs after ${WARMUP} warm-up; heap = peak used-heap growth per input char`);
+  console.log(quick ? '(--quick: the oracle runs once, and not on inputs over 100 KB)\n' : '');
+  const rows = [['input', 'chars', 'oracle MB/s', 'linear MB/s', 'speed-up', 'oracle heap B/char', 'linear heap B/char']];
+  const widths = [24, 8, 11, 11, 8, 18, 18];
+  const print = (row: string[]): void => console.log('| ' + row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]) : cell.padStart(widths[index]))).join(' | ') + ' |');
+  print(rows[0]);
   for (const input of inputs) {
-    const reference = timeMedian(() => runInput(analyzeWithMdast, input), RUNS, WARMUP);
-    const fast = timeMedian(() => runInput(analyzeFast, input), Math.max(RUNS, 15), WARMUP + 2);
-    const referenceHeap = peakHeap(() => runInput(analyzeWithMdast, input));
-    const fastHeap = peakHeap(() => runInput(analyzeFast, input));
-    rows.push([
+    const withOracle = !quick || input.chars <= 100_000 || input.notes.length > 1;
+    const reference = withOracle ? timeMedian(() => runInput(analyzeWithMdast, input), quick ? 1 : RUNS, quick ? 0 : WARMUP) : NaN;
+    const linear = timeMedian(() => runInput(analyzeNote, input), Math.max(RUNS, 15), WARMUP + 2);
+    const referenceHeap = withOracle && !quick ? peakHeap(() => runInput(analyzeWithMdast, input)) : null;
+    const linearHeap = peakHeap(() => runInput(analyzeNote, input));
+    const row = [
       input.name,
       String(input.chars),
-      mbPerSecond(input.chars, reference),
-      mbPerSecond(input.chars, fast),
-      `${fixed(reference / fast, 1)}x`,
-      fixed(referenceHeap.bytes / input.chars, 1),
-      `${fixed(fastHeap.bytes / input.chars, 2)}${fastHeap.collections === 0 ? '' : ` (${fastHeap.collections} gc)`}`,
-    ]);
+      withOracle ? mbPerSecond(input.chars, reference) : '-',
+      mbPerSecond(input.chars, linear),
+      withOracle ? `${fixed(reference / linear, 1)}x` : '-',
+      referenceHeap ? fixed(referenceHeap.bytes / input.chars, 1) : '-',
+      `${fixed(linearHeap.bytes / input.chars, 2)}${linearHeap.collections === 0 ? '' : ` (${linearHeap.collections} gc)`}`,
+    ];
+    rows.push(row);
+    print(row);
   }
-  console.log(table(rows));
 }
 
 const TEXT_CONSTRUCTS = [
@@ -259,8 +274,8 @@ function alternativesSection(input: Input): void {
     ['micromark events only (no mdast)', () => events()],
     ['micromark events, inline constructs disabled', () => events(noInline)],
     ['fromMarkdown, inline constructs disabled', () => fromMarkdown(body, noInline)],
-    ['fast: block scanner only (scanNote)', () => scanNote(body)],
-    ['fast: analyzeFast (scanner + micromark for inline segments)', () => analyzeFast(body)],
+    ['linear: block scan only (scanBlocks)', () => scanBlocks(body)],
+    ['linear: analyzeNote (block scan + inline pass + NFC)', () => analyzeNote(body)],
   ];
   console.log(`\n## One analysis of the ${input.name} note, alternatives (MB/s, median of ${RUNS})\n`);
   const rows = [['analyzer', 'MB/s', 'vs fromMarkdown']];
@@ -271,6 +286,66 @@ function alternativesSection(input: Input): void {
     rows.push([name, mbPerSecond(body.length, ms), `${fixed(baseline / ms, 1)}x`]);
   }
   console.log(table(rows));
+}
+
+// ------------------------------------------------------------------ pathological inputs
+
+/** One request's contract work in-process: section_source = one analysis + outline + tree + sections. */
+function requestWork(body: string): number {
+  return CONTRACTS.section_source('bench/pathological.md', {}, body).sections.length;
+}
+
+function pathologicalSection(): void {
+  const small = 100_000;
+  const [mid, large] = quick ? [200_000, 0] : [500_000, 1_000_000];
+  const runs = quick ? 3 : 5;
+  console.log(`\n## Pathological inputs (cmark and md4c test/pathological_tests.py, issue 10), one request's contract work in-process\n`);
+  console.log(
+    `median of ${runs} runs; growth = time(${quick ? '200K' : '1M'}) / time(${quick ? '100K' : '500K'}) chars; ` +
+      `targets: <= 10 ms at 100K, growth <= 2.3x, >= 20 MB/s at 1M, heap <= 16 B/char (! marks a miss)\n`,
+  );
+  const header = ['shape', 'position', '100K ms', `${quick ? '200K' : '1M'} ms`, `MB/s ${quick ? '200K' : '1M'}`, 'growth', ...(quick ? [] : ['heap B/char'])];
+  const widths = [46, 9, 8, 8, 9, 7, 11];
+  const print = (row: string[]): void => console.log('| ' + row.map((cell, index) => (index < 2 ? cell.padEnd(widths[index]) : cell.padStart(widths[index]))).join(' | ') + ' |');
+  print(header);
+  let worstSmall = 0;
+  let worstGrowth = 0;
+  let worstRate = Number.POSITIVE_INFINITY;
+  let worstHeap = 0;
+  for (const { shape, position } of pathologicalCases()) {
+    const timeAt = (chars: number): number => {
+      const body = pathologicalNote(shape, position, chars);
+      return timeMedian(() => requestWork(body), runs, 1);
+    };
+    const atSmall = timeAt(small);
+    const atMid = timeAt(mid);
+    const atTop = large > 0 ? timeAt(large) : atMid;
+    const topChars = large > 0 ? large : mid;
+    const growth = atTop / (large > 0 ? atMid : atSmall);
+    const rate = topChars / 1e6 / (atTop / 1000);
+    worstSmall = Math.max(worstSmall, atSmall);
+    worstGrowth = Math.max(worstGrowth, growth);
+    worstRate = Math.min(worstRate, rate);
+    const row = [
+      shape.name,
+      position,
+      `${fixed(atSmall, 2)}${atSmall > 10 ? '!' : ''}`,
+      fixed(atTop, 1),
+      `${fixed(rate, 1)}${rate < 20 ? '!' : ''}`,
+      `${fixed(growth, 2)}${growth > 2.3 ? '!' : ''}`,
+    ];
+    if (!quick) {
+      const body = pathologicalNote(shape, position, large);
+      const heap = peakHeap(() => requestWork(body)).bytes / body.length;
+      worstHeap = Math.max(worstHeap, heap);
+      row.push(`${fixed(heap, 2)}${heap > 16 ? '!' : ''}`);
+    }
+    print(row);
+  }
+  console.log(
+    `\nworst: ${fixed(worstSmall, 2)} ms at 100K, growth ${fixed(worstGrowth, 2)}x per doubling, ${fixed(worstRate, 1)} MB/s at ${quick ? '200K' : '1M'}` +
+      (quick ? '' : `, heap ${fixed(worstHeap, 2)} B/char`),
+  );
 }
 
 // ------------------------------------------------------------------ end to end
@@ -406,8 +481,9 @@ async function main(): Promise<void> {
     syntheticInput('synthetic-100k', 100_000, 100),
     syntheticInput('synthetic-1m', 1_000_000, 1000),
   ];
-  contractsSection([...(corpus ? [corpus] : []), ...synthetic]);
-  alternativesSection(synthetic[2]);
+  contractsSection([...(corpus ? [corpus] : []), ...(quick ? synthetic.slice(1) : synthetic)]);
+  if (!quick) alternativesSection(synthetic[2]);
+  if (!args.includes('--no-pathological')) pathologicalSection();
   if (!args.includes('--no-e2e')) await endToEndSection([synthetic[0], synthetic[2]]);
 }
 

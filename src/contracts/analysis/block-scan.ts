@@ -27,6 +27,7 @@ import {
 import { HtmlEnd, HtmlKind, htmlLineCloses, htmlOpening } from './html-flow';
 import { atxContent, atxOpeningEnd, fenceOpening, isClosingFence, isSetextUnderline } from './leaf-lines';
 import { endContent } from './content';
+import { ContainerStack, newContainer, type Container } from './containers';
 import { LineCursor, isThematicBreak } from './cursor';
 import type { ContentHost, InlineSource, ScanResult, ScannedBlock, ScannedHeading } from './scan-types';
 
@@ -40,21 +41,6 @@ const enum Flow {
   Html,
 }
 
-interface Container {
-  quote: boolean;
-  ordered: boolean;
-  /** Bullet char, or the ordered delimiter (`.` / `)`); 0 until the first item sets it. */
-  marker: number;
-  /** Columns a line needs (after outer containers) to stay in the current item. */
-  size: number;
-  /** The current item began with a blank rest and no non-blank line has continued it since. */
-  initialBlank: boolean;
-  /** Serial of the line the current item began on. */
-  itemLine: number;
-  /** Block quotes below this container in the stack (its group, for blank-line serials). */
-  group: number;
-  closeFlow: boolean;
-}
 
 export function scanBlocks(body: string): ScanResult {
   return new BlockScanner(body).run();
@@ -62,7 +48,9 @@ export function scanBlocks(body: string): ScanResult {
 
 export class BlockScanner extends LineCursor implements ContentHost {
 
-  private readonly stack: Container[] = [];
+  private readonly stack = new ContainerStack();
+  /** The list item being continued (loaded from and stored back into the stack). */
+  private readonly item: Container = newContainer();
   /** Stack indices of the block quotes in the stack, bottom first. */
   private readonly quoteIndices: number[] = [];
   /** Per group: serial of the last line whose blank rest continued its list items. */
@@ -144,8 +132,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
     let continued = 0;
     let quotesPassed = 0;
     while (continued < stack.length) {
-      const container = stack[continued];
-      if (container.quote) {
+      if (stack.isQuote(continued)) {
         if (!this.quoteContinuation()) break;
         quotesPassed++;
         continued++;
@@ -154,18 +141,17 @@ export class BlockScanner extends LineCursor implements ContentHost {
       if (this.restIsBlank()) {
         // A blank rest continues this item and every item above it up to the next block quote,
         // each exactly as micromark's list continuation does on a blank line: O(1) for the group.
-        this.groupBlankLine[container.group] = this.lineSerial;
+        this.groupBlankLine[stack.group(continued)] = this.lineSerial;
         continued = quotesPassed < this.quoteIndices.length ? this.quoteIndices[quotesPassed] : stack.length;
         continue;
       }
-      container.closeFlow = false;
-      if (!this.listContinuation(container)) {
-        container.closeFlow = false;
-        break;
-      }
+      const item = this.item;
+      stack.load(continued, item);
+      const stays = this.listContinuation(item);
+      stack.store(continued, item);
+      if (!stays) break;
       continued++;
-      if (container.closeFlow) {
-        container.closeFlow = false;
+      if (item.closeFlow) {
         this.closeFlow();
         this.exitContainers(continued);
         break;
@@ -263,7 +249,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
         started = this.listItemStart(probe, prefix, interrupt);
       }
       if (started) {
-        if (commit) this.push({ ...probe }, markerAt);
+        if (commit) this.push(probe, markerAt);
         else {
           this.pos = savedPos;
           this.col = savedCol;
@@ -355,7 +341,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
   /** Closes the containers from `size` up; O(containers closed). */
   private exitContainers(size: number): void {
     if (this.stack.length <= size) return;
-    this.stack.length = size;
+    this.stack.truncate(size);
     const quotes = this.quoteIndices;
     while (quotes.length > 0 && quotes[quotes.length - 1] >= size) quotes.pop();
   }
@@ -618,7 +604,4 @@ export class BlockScanner extends LineCursor implements ContentHost {
   }
 }
 
-function newContainer(): Container {
-  return { quote: false, ordered: false, marker: 0, size: 0, initialBlank: false, itemLine: 0, group: 0, closeFlow: false };
-}
 
