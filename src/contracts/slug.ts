@@ -5,12 +5,8 @@
  */
 export function normalizeSlug(value: unknown): string {
   if (typeof value !== 'string') return '';
-  return value
-    .toLowerCase()
-    .replace(/[^a-z0-9-]/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-/, '')
-    .replace(/-$/, '');
+  // Equal to: replace /[^a-z0-9-]/g by '-', collapse /-+/g, trim one '-' each end; in one pass.
+  return value.toLowerCase().match(/[a-z0-9]+/g)?.join('-') ?? '';
 }
 
 /**
