@@ -26,7 +26,7 @@
  * (input strings already live), divided by the input's chars.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -234,15 +234,15 @@ function table(rows: string[][]): string {
 function contractsSection(inputs: Input[]): void {
   console.log(`\n## Four contracts: micromark oracle (analyzeWithMdast) vs linear (analyzeNote)\n`);
   console.log(`median of ${RUNS} runs after ${WARMUP} warm-up; heap = peak used-heap growth per input char`);
-  console.log(quick ? '(--quick: the oracle runs once, and not on inputs over 100 KB)\n' : '');
+  console.log(quick ? '(--quick: the oracle runs once, on the 100 KB note only)\n' : '');
   const rows = [['input', 'chars', 'oracle MB/s', 'linear MB/s', 'speed-up', 'oracle heap B/char', 'linear heap B/char']];
   const widths = [24, 8, 11, 11, 8, 18, 18];
   const print = (row: string[]): void => console.log('| ' + row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]) : cell.padStart(widths[index]))).join(' | ') + ' |');
   print(rows[0]);
   for (const input of inputs) {
-    const withOracle = !quick || input.chars <= 100_000 || input.notes.length > 1;
+    const withOracle = !quick || (input.chars <= 100_000 && input.notes.length === 1);
     const reference = withOracle ? timeMedian(() => runInput(analyzeWithMdast, input), quick ? 1 : RUNS, quick ? 0 : WARMUP) : NaN;
-    const linear = timeMedian(() => runInput(analyzeNote, input), Math.max(RUNS, 15), WARMUP + 2);
+    const linear = timeMedian(() => runInput(analyzeNote, input), quick ? RUNS : Math.max(RUNS, 15), WARMUP + (quick ? 0 : 2));
     const referenceHeap = withOracle && !quick ? peakHeap(() => runInput(analyzeWithMdast, input)) : null;
     const linearHeap = peakHeap(() => runInput(analyzeNote, input));
     const row = [
@@ -298,7 +298,7 @@ function requestWork(body: string): number {
 function pathologicalSection(): void {
   const small = 100_000;
   const [mid, large] = quick ? [200_000, 0] : [500_000, 1_000_000];
-  const runs = quick ? 3 : 5;
+  const runs = quick ? 1 : 5;
   console.log(`\n## Pathological inputs (cmark and md4c test/pathological_tests.py, issue 10), one request's contract work in-process\n`);
   console.log(
     `median of ${runs} runs; growth = time(${quick ? '200K' : '1M'}) / time(${quick ? '100K' : '500K'}) chars; ` +
@@ -312,7 +312,8 @@ function pathologicalSection(): void {
   let worstGrowth = 0;
   let worstRate = Number.POSITIVE_INFINITY;
   let worstHeap = 0;
-  for (const { shape, position } of pathologicalCases()) {
+  // --quick: every shape once, in its worst position for time (the ATX heading) or as the whole note.
+  for (const { shape, position } of pathologicalCases().filter((each) => !quick || each.position === 'atx' || each.position === 'block')) {
     const timeAt = (chars: number): number => {
       const body = pathologicalNote(shape, position, chars);
       return timeMedian(() => requestWork(body), runs, 1);
@@ -350,12 +351,50 @@ function pathologicalSection(): void {
 
 // ------------------------------------------------------------------ end to end
 
+/** workerd processes started (through Miniflare) by this process, found in /proc; empty where /proc is absent. */
+function workerdPids(): number[] {
+  const pids: number[] = [];
+  const descendants = new Set([process.pid]);
+  try {
+    const entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).sort((a, b) => a - b);
+    for (let pass = 0; pass < 3; pass++) {
+      for (const pid of entries) {
+        const stat = procStat(pid);
+        if (!stat || !descendants.has(stat.ppid) || descendants.has(pid)) continue;
+        descendants.add(pid);
+        if (stat.comm.includes('workerd')) pids.push(pid);
+      }
+    }
+  } catch {
+    return [];
+  }
+  return pids;
+}
+
+function procStat(pid: number): { comm: string; ppid: number; cpuTicks: number } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' ');
+    return { comm: text.slice(text.indexOf('(') + 1, close), ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms (user + system) used so far by the given processes; /proc counts in clock ticks of 10 ms. */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) ticks += procStat(pid)?.cpuTicks ?? 0;
+  return ticks * 10;
+}
+
 async function endToEndSection(notes: Input[]): Promise<void> {
-  console.log(`\n## End to end: GET /api/v1/note-outline through the Worker (Miniflare), loopback canister\n`);
+  console.log(`\n## End to end: GET /api/v1/note-outline through the Worker (Miniflare/workerd), loopback canister\n`);
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-'));
   const canisterSecret = 'bench-canister-secret';
   const sessionSecret = 'bench-session-secret-0123456789abcdef';
-  const bodies = new Map(notes.map((input) => [input.notes[0].path, input.notes[0].body]));
+  const bodies = new Map(notes.flatMap((input) => input.notes.map((note): [string, string] => [note.path, note.body])));
   let workerLogLines = 0;
   let workerErrorText = '';
   let canisterCalls = 0;
@@ -439,27 +478,77 @@ async function endToEndSection(notes: Input[]): Promise<void> {
       console.log(`skipped: the probe answered ${probe.status} ${probeText.slice(0, 200)}`);
       return;
     }
-    const rows = [['note', 'chars', 'requests', 'p50 ms', 'p99 ms']];
-    for (const input of notes) {
-      const notePath = input.notes[0].path;
-      const count = input.chars > 500_000 ? (quick ? 10 : 40) : quick ? 50 : 300;
-      for (let index = 0; index < Math.min(10, count); index++) await (await get(notePath)).arrayBuffer();
+    const workerd = workerdPids();
+    let lastCpu = 0;
+    const measure = async (label: string, paths: string[], count: number, expected: number, authorized = true): Promise<number[]> => {
+      const request = (notePath: string): Promise<Response> =>
+        notePath === '/health'
+          ? fetch(new URL('/health', base))
+          : authorized
+            ? get(notePath)
+            : fetch(new URL(`/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, base));
+      for (let index = 0; index < Math.min(quick ? 3 : 10, count); index++) await (await request(paths[index % paths.length])).arrayBuffer();
       const latencies: number[] = [];
+      const cpuBefore = cpuMs(workerd);
       for (let index = 0; index < count; index++) {
         const start = performance.now();
-        const response = await get(notePath);
+        const response = await request(paths[index % paths.length]);
         await response.arrayBuffer();
         latencies.push(performance.now() - start);
-        if (response.status !== 200) throw new Error(`status ${response.status} for ${notePath}`);
+        if (response.status !== expected) throw new Error(`status ${response.status} for ${label}`);
       }
+      lastCpu = (cpuMs(workerd) - cpuBefore) / count;
       latencies.sort((a, b) => a - b);
-      const at = (quantile: number): number => latencies[Math.min(latencies.length - 1, Math.ceil(quantile * latencies.length) - 1)];
-      rows.push([input.name, String(input.chars), String(count), fixed(at(0.5), 1), fixed(at(0.99), 1)]);
+      process.stdout.write(`  measured ${label}: ${count} requests\n`);
+      return latencies;
+    };
+    const at = (latencies: number[], quantile: number): number =>
+      latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(quantile * latencies.length) - 1))];
+    const inProcess = (input: Input): number =>
+      timeMedian(() => {
+        for (const note of input.notes) CONTRACTS.note_outline(note.path, {}, note.body);
+      }, quick ? 3 : 7, 1) / input.notes.length;
+
+    const small = quick ? 30 : 300;
+    const health = await measure('GET /health', ['/health'], small, 200);
+    const healthCpu = lastCpu;
+    const refused = await measure('no token (401)', [notes[0].notes[0].path], small, 401, false);
+    const refusedCpu = lastCpu;
+    const missing = await measure('missing note (404)', ['bench/missing.md'], small, 404);
+    const missingCpu = lastCpu;
+    const cpu = (value: number): string => (workerd.length > 0 ? fixed(value, 2) : '-');
+    const rows = [['request', 'chars/request', 'requests', 'p50 ms', 'p99 ms', 'p50 - 404', 'workerd CPU ms', 'CPU - health', 'in-process ms']];
+    rows.push(['GET /health (no auth, no canister)', '0', String(health.length), fixed(at(health, 0.5), 2), fixed(at(health, 0.99), 2), '-', cpu(healthCpu), '0', '-']);
+    rows.push(['401 (routing, token refused)', '0', String(refused.length), fixed(at(refused, 0.5), 2), fixed(at(refused, 0.99), 2), '-', cpu(refusedCpu), cpu(refusedCpu - healthCpu), '-']);
+    rows.push(['404 (JWT verify + canister round trip)', '0', String(missing.length), fixed(at(missing, 0.5), 2), fixed(at(missing, 0.99), 2), '0', cpu(missingCpu), cpu(missingCpu - healthCpu), '-']);
+    for (const input of notes) {
+      const paths = input.notes.map((note) => note.path);
+      const count = input.chars / input.notes.length > 500_000 ? (quick ? 5 : 40) : input.notes.length > 1 ? (quick ? input.notes.length : 3 * input.notes.length) : small;
+      const latencies = await measure(input.name, paths, count, 200);
+      const p50 = at(latencies, 0.5);
+      rows.push([
+        `note-outline ${input.name}`,
+        String(Math.round(input.chars / input.notes.length)),
+        String(count),
+        fixed(p50, 2),
+        fixed(at(latencies, 0.99), 2),
+        fixed(p50 - at(missing, 0.5), 2),
+        cpu(lastCpu),
+        cpu(lastCpu - healthCpu),
+        fixed(inProcess(input), 2),
+      ]);
     }
+    console.log('');
     console.log(table(rows));
     console.log(`\ncanister calls ${canisterCalls}, refused for a wrong X-Gateway-Auth: ${canisterRefusals}; Worker log lines ${workerLogLines}`);
     if (workerErrorText) console.log(`Worker stderr: ${workerErrorText.slice(0, 500)}`);
-    console.log('(sequential requests over loopback HTTP; the Worker runs whatever analyzeNote is wired to in src/contracts/markdown.ts)');
+    console.log(
+      '(sequential requests over loopback HTTP. workerd CPU ms = user+system CPU of the workerd process (from /proc) over\n' +
+        'the run, divided by the requests: the Worker\'s own CPU per request including workerd\'s HTTP handling; "CPU -\n' +
+        'health" takes away what a no-op request costs. "p50 - 404" = wall time beyond a request that pays the same JWT\n' +
+        'check and canister round trip. in-process ms = CONTRACTS.note_outline per note in Node, for comparison.)',
+    );
+    if (workerd.length === 0) console.log('(workerd process not found under this process: CPU columns not measured)');
   } catch (error) {
     console.log(`skipped: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   } finally {
@@ -484,7 +573,7 @@ async function main(): Promise<void> {
   contractsSection([...(corpus ? [corpus] : []), ...(quick ? synthetic.slice(1) : synthetic)]);
   if (!quick) alternativesSection(synthetic[2]);
   if (!args.includes('--no-pathological')) pathologicalSection();
-  if (!args.includes('--no-e2e')) await endToEndSection([synthetic[0], synthetic[2]]);
+  if (!args.includes('--no-e2e')) await endToEndSection([...(corpus ? [corpus] : []), synthetic[0], synthetic[2]]);
 }
 
 // Runs only as a script, so the synthetic-note generator can be imported.
