@@ -10,7 +10,7 @@
  */
 import { AMP, HASH, LBRACKET, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup } from './chars';
 import { parseDefinition } from './definitions';
-import type { ContentHost } from './scan-types';
+import type { ContentHost, InlineSource } from './scan-types';
 
 export interface ContentLines {
   starts: number[];
@@ -38,10 +38,10 @@ export function endContent(
   const topLevel = owner === -1;
   const restLine = body.charCodeAt(starts[0]) === LBRACKET ? takeDefinitions(host, lines, topLevel) : 0;
   if (restLine >= count) return false;
-  const source = { starts: starts.slice(restLine, count), ends: ends.slice(restLine, count) };
+  const source = (): InlineSource => ({ starts: starts.slice(restLine, count), ends: ends.slice(restLine, count) });
   if (level > 0) {
     const index = host.sources.length;
-    host.sources.push(source);
+    host.sources.push(source());
     host.headings.push({ level, start: starts[0], end: underlineEnd, source: index });
     if (!topLevel) host.pendOn(owner, index);
     return true;
@@ -57,7 +57,7 @@ export function endContent(
   if (paragraphIsSubstantive(body, starts[restLine], ends[count - 1])) {
     host.blocks[record].substantive = true;
   } else {
-    host.sources.push(source);
+    host.sources.push(source());
     host.pendOn(record, host.sources.length - 1);
   }
   return true;
