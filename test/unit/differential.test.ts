@@ -163,6 +163,8 @@ describe('request-path analysis portability', () => {
     for (const file of sources) {
       const source = readFileSync(path.join(dir, file), 'utf8');
       expect(source, file).not.toMatch(/from ['"]node:|require\(|\bprocess\.|\bBuffer\b|\bfetch\(|globalThis/);
+      // No parser on the request path: not micromark itself, not mdast, not the oracle module.
+      expect(source, file).not.toMatch(/from ['"](micromark|mdast-util-[a-z-]+|[./]*markdown)['"]/);
       expect(source.split('\n').length, `${file} stays under ~600 lines`).toBeLessThanOrEqual(650);
     }
   });

@@ -5,8 +5,9 @@
  * fallback and no micromark here. Like micromark's preprocessing, a leading
  * byte order mark is dropped (offsets then count from after it) and NUL
  * reads as U+FFFD. Linear bound: O(n): one block scan, one inline pass per
- * heading or undecided paragraph source (each source is read once), and a
- * linear normalization of each heading's text.
+ * heading or undecided paragraph source that holds inline syntax (each
+ * source is read at most twice), and a linear normalization of each
+ * heading's text.
  */
 import { hasJsNonWhitespace } from './chars';
 import { scanBlocks, type InlineSource } from './block-scan';
@@ -25,7 +26,15 @@ export function analyzeNote(body: string): NoteStructure {
   for (const label of scan.labels) definitions.add(normalizeLabel(label));
 
   const plain: (string | undefined)[] = new Array(scan.sources.length);
-  const plainText = (index: number): string => (plain[index] ??= inlinePlainText(sourceLines(source, scan.sources[index]), definitions));
+  const plainText = (index: number): string => {
+    const cached = plain[index];
+    if (cached !== undefined) return cached;
+    const lines = sourceLines(source, scan.sources[index]);
+    // Without a char that can begin inline syntax, the text nodes hold the lines as written; every
+    // difference (line endings, a hard break's spaces) is whitespace that the heading text folds and
+    // the substance test ignores, so the inline pass would give the same answer.
+    return (plain[index] = hasInlineSyntax(source, scan.sources[index]) ? inlinePlainText(lines, definitions) : lines.join('\n'));
+  };
 
   return {
     headings: scan.headings.map((heading) => ({
@@ -45,4 +54,15 @@ function sourceLines(text: string, source: InlineSource): string[] {
   const lines: string[] = new Array(source.starts.length);
   for (let line = 0; line < lines.length; line++) lines[line] = text.slice(source.starts[line], source.ends[line]);
   return lines;
+}
+
+/** A char that can begin or end inline syntax (escape, code, emphasis, link/image, html/autolink, reference) or NUL. */
+function hasInlineSyntax(text: string, source: InlineSource): boolean {
+  for (let line = 0; line < source.starts.length; line++) {
+    for (let at = source.starts[line]; at < source.ends[line]; at++) {
+      const code = text.charCodeAt(at);
+      if (code === 92 || code === 96 || code === 42 || code === 95 || code === 91 || code === 93 || code === 60 || code === 38 || code === 0) return true;
+    }
+  }
+  return false;
 }

@@ -38,10 +38,9 @@ export function endContent(
   const topLevel = owner === -1;
   const restLine = body.charCodeAt(starts[0]) === LBRACKET ? takeDefinitions(host, lines, topLevel) : 0;
   if (restLine >= count) return false;
-  const source = (): InlineSource => ({ starts: starts.slice(restLine, count), ends: ends.slice(restLine, count) });
   if (level > 0) {
     const index = host.sources.length;
-    host.sources.push(source());
+    host.sources.push(sourceFrom(lines, restLine));
     host.headings.push({ level, start: starts[0], end: underlineEnd, source: index });
     if (!topLevel) host.pendOn(owner, index);
     return true;
@@ -57,7 +56,7 @@ export function endContent(
   if (paragraphIsSubstantive(body, starts[restLine], ends[count - 1])) {
     host.blocks[record].substantive = true;
   } else {
-    host.sources.push(source());
+    host.sources.push(sourceFrom(lines, restLine));
     host.pendOn(record, host.sources.length - 1);
   }
   return true;
@@ -123,4 +122,9 @@ function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boole
     line = next;
   }
   return line;
+}
+
+/** The inline source of the content's lines from `first` on (a module function: no closure per call). */
+function sourceFrom(lines: ContentLines, first: number): InlineSource {
+  return { starts: lines.starts.slice(first, lines.count), ends: lines.ends.slice(first, lines.count) };
 }
