@@ -63,6 +63,23 @@ describe('inlinePlainText against the micromark oracle', () => {
     expect(compared).toBeGreaterThan(2000);
   });
 
+  it('agrees on long link destinations and titles (paren tables, title tables)', () => {
+    const pieces = ['[a](', '](', '(', '(', ')', ')', ')', '\\', '\\(', 'b', 'b', ' ', '"', "'", '<', '>', '[', ']', '![', '\t', '\n'];
+    const text = fc.array(fc.constantFrom(...pieces), { minLength: 30, maxLength: 200 }).map((t) => t.join(''));
+    let compared = 0;
+    fc.assert(
+      fc.property(text, (value) => {
+        const lines = value.split('\n').filter((line) => line.trim() !== '');
+        const expected = lines.length > 0 ? oracleTexts(lines, []) : null;
+        if (expected === null) return;
+        compared++;
+        expect(passText(lines, [])).toBe(expected.paragraph);
+      }),
+      { seed: 11, numRuns: 600 },
+    );
+    expect(compared).toBeGreaterThan(300);
+  });
+
   it('agrees on every pathological shape at 2 KB in paragraph, ATX and setext positions', () => {
     const mismatches: unknown[] = [];
     for (const shape of SHAPES) {
