@@ -60,6 +60,16 @@ function classify(code: number): number {
 
 /** micromark's normalizeIdentifier: collapse [\t\n\r ]+ to ' ', trim, toLowerCase().toUpperCase(). */
 export function normalizeLabel(label: string): string {
+  // Fast path: printable ASCII without whitespace, where case folding is plain upper-casing.
+  let simple = true;
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    if (c <= SPACE || c >= 127) {
+      simple = false;
+      break;
+    }
+  }
+  if (simple) return label.toUpperCase();
   return label
     .replace(/[\t\n\r ]+/g, ' ')
     .replace(/^ | $/g, '')
@@ -530,64 +540,66 @@ class InlinePass {
   private render(): string {
     const { src, strings } = this;
     const count = this.itemKind.length;
+    if (count === 0) return src;
     const itemKind = this.itemKind.data;
     const itemStart = this.itemStart.data;
     const itemEnd = this.itemEnd.data;
     const itemAux = this.itemAux.data;
-    const out: string[] = [];
+    // Every edit is at most as long as its source span, except raw HTML (+2 boundary spaces).
+    const out = new Uint16Array(this.n + 2 * count + 2);
+    let w = 0;
     let copied = 0;
     let depth = 0;
     for (let i = 0; i < count; i++) {
       const kind = itemKind[i] as number;
-      let replacement: string;
-      switch (kind) {
-        case REPLACE:
-          replacement = strings[itemAux[i] as number] as string;
-          break;
-        case WRAP:
-          replacement = depth === 0 ? ' ' + (strings[itemAux[i] as number] as string) + ' ' : (strings[itemAux[i] as number] as string);
-          break;
-        case BREAK:
-        case LINK_CLOSE:
-          replacement = depth === 0 ? ' ' : '';
-          break;
-        case DROP:
-          replacement = '';
-          break;
-        case IMAGE_CLOSE:
-          depth--;
-          replacement = depth === 0 ? ' ' : '';
-          break;
-        case DELIMITER: {
-          const d = itemAux[i] as number;
-          const left = this.dLeft.data[d] as number;
-          const right = this.dRight.data[d] as number;
-          if (left === 0 && right === 0) continue;
-          const length = this.dLength.data[d] as number;
-          let rest = length - left - right;
-          // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
-          // chunk) from its original end, so its leftover text shows the whole run.
-          if (((this.dFlags.data[d] as number) & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
-          const space = depth === 0 ? ' ' : '';
-          replacement = (left > 0 ? space : '') + (rest > 0 ? src.slice(itemStart[i] as number, (itemStart[i] as number) + rest) : '') + (right > 0 ? space : '');
-          break;
-        }
-        default: {
-          // OPENER
-          const state = this.bState.data[itemAux[i] as number] as number;
-          if (state === 0) continue;
-          replacement = depth === 0 ? ' ' : '';
-          if (state === 2) depth++;
-        }
-      }
       const start = itemStart[i] as number;
-      if (start > copied) out.push(src.slice(copied, start));
-      out.push(replacement);
+      if (kind === DELIMITER) {
+        const d = itemAux[i] as number;
+        const left = this.dLeft.data[d] as number;
+        const right = this.dRight.data[d] as number;
+        if (left === 0 && right === 0) continue;
+        const length = this.dLength.data[d] as number;
+        let rest = length - left - right;
+        // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
+        // chunk) from its original end, so its leftover text shows the whole run.
+        if (((this.dFlags.data[d] as number) & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
+        for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
+        if (left > 0 && depth === 0) out[w++] = SPACE;
+        const marker = this.dMarker.data[d] as number;
+        for (let k = 0; k < rest; k++) out[w++] = marker;
+        if (right > 0 && depth === 0) out[w++] = SPACE;
+        copied = itemEnd[i] as number;
+        continue;
+      }
+      if (kind === OPENER) {
+        const state = this.bState.data[itemAux[i] as number] as number;
+        if (state === 0) continue;
+        for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
+        if (depth === 0) out[w++] = SPACE;
+        if (state === 2) depth++;
+        copied = itemEnd[i] as number;
+        continue;
+      }
+      for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
       copied = itemEnd[i] as number;
+      if (kind === IMAGE_CLOSE) depth--;
+      if (kind === DROP) continue;
+      if (kind === REPLACE || kind === WRAP) {
+        if (kind === WRAP && depth === 0) out[w++] = SPACE;
+        const value = strings[itemAux[i] as number] as string;
+        for (let k = 0; k < value.length; k++) out[w++] = value.charCodeAt(k);
+        if (kind === WRAP && depth === 0) out[w++] = SPACE;
+        continue;
+      }
+      // BREAK, LINK_CLOSE, IMAGE_CLOSE: one boundary.
+      if (depth === 0) out[w++] = SPACE;
     }
-    if (copied === 0) return src;
-    if (copied < this.n) out.push(src.slice(copied));
-    return out.join('');
+    for (let k = copied; k < this.n; k++) out[w++] = src.charCodeAt(k);
+    const chunks: string[] = [];
+    for (let k = 0; k < w; k += 4096) {
+      chunks.push(String.fromCharCode.apply(null, out.subarray(k, Math.min(w, k + 4096)) as unknown as number[]));
+    }
+    return chunks.join('');
   }
 }
 
