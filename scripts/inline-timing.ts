@@ -2,10 +2,10 @@
  * Timing printout for the linear inline pass (not a test): every pathological shape
  * (test/unit/analysis/pathological.ts) at 100 KB and at 1,000,000 characters through
  * inlinePlainText + normalizeNfc, plus long combining-mark runs through normalizeNfc.
- * Prints ms (best of 3, wall clock), MB/s at 1M and the growth per doubling between 500,000
- * and 1,000,000 characters. On a shared machine wall time is noisy: the first line prints a
- * calibration (a plain charCodeAt scan of 1M characters, about 1 ms on an idle core) so the
- * figures can be scaled.
+ * Prints CPU ms (best of 5), MB/s at 1M and the growth per doubling between 500,000 and
+ * 1,000,000 characters. On a shared machine the figures vary: the first line prints a
+ * calibration (a plain charCodeAt scan of 1M characters, about 1 ms on an idle core) so they
+ * can be scaled.
  *
  *   node --import tsx scripts/inline-timing.ts
  */
@@ -13,12 +13,14 @@ import { inlinePlainText } from '../src/contracts/analysis/inline';
 import { normalizeNfc } from '../src/contracts/analysis/normalize-nfc';
 import { SHAPES } from '../test/unit/analysis/pathological';
 
+/** Best of 5 in process CPU time (user + system, ms): steadier than wall time on a shared machine. */
 function best(run: () => unknown): number {
   let fastest = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
+  for (let i = 0; i < 5; i++) {
+    const started = process.cpuUsage();
     run();
-    fastest = Math.min(fastest, performance.now() - started);
+    const used = process.cpuUsage(started);
+    fastest = Math.min(fastest, (used.user + used.system) / 1000);
   }
   return fastest;
 }
