@@ -95,6 +95,23 @@ describe('inlinePlainText against the micromark oracle', () => {
     expect(mismatches).toEqual([]);
   });
 
+  it('resolves long, whitespace-heavy and case-folded reference labels like micromark', () => {
+    const cases: [string[], string[]][] = [
+      [['[a' + ' '.repeat(100) + 'b] x'], ['a b']],
+      [['![a' + ' '.repeat(100), 'b][] x'], ['a b']],
+      [['[a' + ' \t '.repeat(50) + 'c] [a b]'], ['a b']],
+      [['[' + 'x'.repeat(30) + '] [' + 'x '.repeat(40) + ']'], ['x'.repeat(30)]],
+      [['[ẞ' + ' '.repeat(40) + '] [SS]'], ['ß']],
+      [['[*x*] [x\\]] [x\\]][x\\]]'], ['*x*', 'x\\]']],
+    ];
+    for (const [lines, labels] of cases) {
+      const expected = oracleTexts(lines, labels);
+      expect(expected).not.toBeNull();
+      expect(passText(lines, labels)).toBe(expected?.paragraph);
+      expect(passText(lines, labels)).toBe(expected?.heading);
+    }
+  });
+
   it('handles 100,000-deep nesting of brackets, images and emphasis without recursion', () => {
     const depth = 100_000;
     const brackets = inlinePlainText(['['.repeat(depth) + 'a' + ']'.repeat(depth)], new Set(['A']));
