@@ -26,6 +26,7 @@ import {
   scanCharacterReference,
   scanReferenceLabel,
 } from './inline-scanners';
+import { Ints, fromCodeUnits } from './inline-buffers';
 
 const TAB = 9;
 const LF = 10;
@@ -123,24 +124,18 @@ export function inlinePlainText(lines: readonly string[], definitions: ReadonlyS
   const source = prepareSource(lines);
   if (!source.includes('\0')) return new InlinePass(source, definitions, null).run();
   // micromark reads NUL as U+FFFD; remember where, for the one place its output still differs.
-  const nul = new Uint8Array(source.length + 1);
-  for (let at = source.indexOf('\0'); at >= 0; at = source.indexOf('\0', at + 1)) nul[at] = 1;
-  return new InlinePass(source.replace(/\0/g, '\uFFFD'), definitions, nul).run();
-}
-
-/** A growable Int32Array (doubling), for the pass's struct-of-arrays state. */
-class Ints {
-  data = new Int32Array(16);
-  length = 0;
-  push(value: number): number {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length] = value;
-    return this.length++;
+  // (One code-unit copy: a global regex replace of many NULs grows superlinearly in V8.)
+  const n = source.length;
+  const nul = new Uint8Array(n + 1);
+  const units = new Uint16Array(n);
+  for (let at = 0; at < n; at++) {
+    const c = source.charCodeAt(at);
+    if (c === 0) {
+      units[at] = 0xfffd;
+      nul[at] = 1;
+    } else units[at] = c;
   }
+  return new InlinePass(fromCodeUnits(units, n), definitions, nul).run();
 }
 
 /** One pass; all state in flat integer arrays (struct of arrays), linked lists by index. */
@@ -595,11 +590,7 @@ class InlinePass {
       if (depth === 0) out[w++] = SPACE;
     }
     for (let k = copied; k < this.n; k++) out[w++] = src.charCodeAt(k);
-    const chunks: string[] = [];
-    for (let k = 0; k < w; k += 4096) {
-      chunks.push(String.fromCharCode.apply(null, out.subarray(k, Math.min(w, k + 4096)) as unknown as number[]));
-    }
-    return chunks.join('');
+    return fromCodeUnits(out, w);
   }
 }
 
