@@ -333,6 +333,7 @@ export class HtmlScanner {
  */
 export class LinkScanner {
   private nextNonSpace: Int32Array | null = null;
+  private parens: ParenTables | null = null;
   private readonly titleEnds = new Map<number, Int32Array>();
 
   constructor(private readonly src: string) {}
@@ -409,30 +410,144 @@ export class LinkScanner {
 
   private rawDestination(i: number): number {
     const src = this.src;
-    let c = src.charCodeAt(i);
+    const c = src.charCodeAt(i);
     if (Number.isNaN(c) || c === SPACE || c === RPAREN || isAsciiControl(c)) return -1;
-    let balance = 0;
-    for (;;) {
-      c = src.charCodeAt(i);
-      const end = Number.isNaN(c);
-      if (balance === 0 && (end || c === RPAREN || isSpaceOrEol(c))) return i;
-      if (c === LPAREN && balance < 32) {
-        balance++;
-        i++;
-        continue;
-      }
-      if (c === RPAREN) {
-        balance--;
-        i++;
-        continue;
-      }
-      if (end || c === SPACE || c === LPAREN || isAsciiControl(c)) return -1;
+    if (this.parens !== null) return this.parens.destinationEnd(i);
+    // Direct scan; after a long one, switch to the paren tables so no stretch is rescanned.
+    const end = scanRawDestination(src, i, 64);
+    if (end !== -2) return end;
+    this.parens = new ParenTables(src);
+    return this.parens.destinationEnd(i);
+  }
+}
+
+/**
+ * micromark's raw destination (factoryDestination, paren depth limit 32) from i: its end, -1
+ * when it fails, or -2 when it runs past `budget` characters undecided.
+ */
+function scanRawDestination(src: string, i: number, budget: number): number {
+  const stop = i + budget;
+  let balance = 0;
+  for (;;) {
+    if (i >= stop) return -2;
+    const c = src.charCodeAt(i);
+    const end = Number.isNaN(c);
+    if (balance === 0 && (end || c === RPAREN || isSpaceOrEol(c))) return i;
+    if (c === LPAREN && balance < 32) {
+      balance++;
       i++;
+      continue;
+    }
+    if (c === RPAREN) {
+      balance--;
+      i++;
+      continue;
+    }
+    if (end || c === SPACE || c === LPAREN || isAsciiControl(c)) return -1;
+    i++;
+    if (c === BACKSLASH) {
+      const d = src.charCodeAt(i);
+      if (d === LPAREN || d === RPAREN || d === BACKSLASH) i++;
+    }
+  }
+}
+
+/**
+ * Raw destinations in O(1) amortized each, for queries at increasing start positions. With
+ * depth[j] = unescaped '(' minus ')' before j, a destination starting at s ends at the first
+ * of: the ')' that takes depth below depth[s] (success), the '(' that takes it to
+ * depth[s] + 33 (failure: micromark's limit), or the next space, control or end (success only
+ * at depth[s]). The first index reaching a depth is found with one cursor per depth value.
+ */
+class ParenTables {
+  private readonly depth: Int32Array;
+  private readonly minDepth: number;
+  /** Indices j where depth[j] becomes each value, grouped by value (CSR), ascending within a value. */
+  private readonly reach: Int32Array;
+  private readonly reachEnd: Int32Array;
+  /** Per value: the next candidate in `reach` (queries arrive at increasing positions). */
+  private readonly cursor: Int32Array;
+  private readonly nextStop: Int32Array;
+
+  constructor(private readonly src: string) {
+    const n = src.length;
+    const depth = new Int32Array(n + 1);
+    let d = 0;
+    let min = 0;
+    let max = 0;
+    let changes = 0;
+    let k = 0;
+    while (k < n) {
+      const c = src.charCodeAt(k);
+      depth[k] = d;
       if (c === BACKSLASH) {
-        const d = src.charCodeAt(i);
-        if (d === LPAREN || d === RPAREN || d === BACKSLASH) i++;
+        const e = src.charCodeAt(k + 1);
+        if (e === LPAREN || e === RPAREN || e === BACKSLASH) {
+          depth[k + 1] = d;
+          k += 2;
+          continue;
+        }
+      }
+      k++;
+      if (c === LPAREN || c === RPAREN) {
+        d += c === LPAREN ? 1 : -1;
+        if (d < min) min = d;
+        if (d > max) max = d;
+        changes++;
       }
     }
+    depth[n] = d;
+    this.depth = depth;
+    this.minDepth = min;
+    // Counting pass, then fill: the index just after each paren, under the depth it leads to.
+    const values = max - min + 1;
+    const starts = new Int32Array(values + 1);
+    for (let j = 1; j <= n; j++) {
+      if (depth[j] !== depth[j - 1]) starts[(depth[j] as number) - min + 1]++;
+    }
+    for (let v = 0; v < values; v++) starts[v + 1] = (starts[v + 1] as number) + (starts[v] as number);
+    const fill = starts.slice(0, values);
+    const reach = new Int32Array(changes);
+    for (let j = 1; j <= n; j++) {
+      if (depth[j] !== depth[j - 1]) {
+        const v = (depth[j] as number) - min;
+        reach[fill[v] as number] = j;
+        fill[v] = (fill[v] as number) + 1;
+      }
+    }
+    this.reach = reach;
+    this.reachEnd = starts.slice(1);
+    this.cursor = starts.slice(0, values);
+    const nextStop = new Int32Array(n + 1);
+    nextStop[n] = n;
+    for (let j = n - 1; j >= 0; j--) {
+      const c = src.charCodeAt(j);
+      nextStop[j] = c === SPACE || isAsciiControl(c) ? j : (nextStop[j + 1] as number);
+    }
+    this.nextStop = nextStop;
+  }
+
+  private firstReach(value: number, after: number): number {
+    const v = value - this.minDepth;
+    if (v < 0 || v >= this.cursor.length) return Number.POSITIVE_INFINITY;
+    let at = this.cursor[v] as number;
+    const end = this.reachEnd[v] as number;
+    while (at < end && (this.reach[at] as number) <= after) at++;
+    this.cursor[v] = at;
+    return at < end ? (this.reach[at] as number) : Number.POSITIVE_INFINITY;
+  }
+
+  destinationEnd(s: number): number {
+    const base = this.depth[s] as number;
+    const stop = this.nextStop[s] as number;
+    // A reach index is just after the paren that changed the depth.
+    const close = this.firstReach(base - 1, s) - 1;
+    const overflow = this.firstReach(base + 33, s) - 1;
+    if (close < stop && close < overflow) return close;
+    if (overflow < stop) return -1;
+    if ((this.depth[stop] as number) !== base) return -1;
+    const c = this.src.charCodeAt(stop);
+    return Number.isNaN(c) || isSpaceOrEol(c) ? stop : -1;
   }
 }
 

@@ -26,6 +26,7 @@ import {
   scanCharacterReference,
   scanReferenceLabel,
 } from './inline-scanners';
+import { Ints, fromCodeUnits } from './inline-buffers';
 
 const TAB = 9;
 const LF = 10;
@@ -51,15 +52,25 @@ const PUNCTUATION = 2;
 const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_CLASS[c] = classifyCharacter(c) ?? OTHER;
 
-/** micromark's classifyCharacter over one UTF-16 code unit (NaN = start or end of the source). */
+/** micromark's classifyCharacter over one UTF-16 code unit (-1 = start or end of the source). */
 function classify(code: number): number {
-  if (Number.isNaN(code)) return WHITESPACE;
+  if (code < 0) return WHITESPACE;
   if (code < 128) return ASCII_CLASS[code] as number;
   return classifyCharacter(code) ?? OTHER;
 }
 
 /** micromark's normalizeIdentifier: collapse [\t\n\r ]+ to ' ', trim, toLowerCase().toUpperCase(). */
 export function normalizeLabel(label: string): string {
+  // Fast path: printable ASCII without whitespace, where case folding is plain upper-casing.
+  let simple = true;
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    if (c <= SPACE || c >= 127) {
+      simple = false;
+      break;
+    }
+  }
+  if (simple) return label.toUpperCase();
   return label
     .replace(/[\t\n\r ]+/g, ' ')
     .replace(/^ | $/g, '')
@@ -82,40 +93,27 @@ function prepareSource(lines: readonly string[]): string {
   return src;
 }
 
-// Piece kinds of the output list.
-const TEXT = 0;
-const BOUNDARY = 1;
-const DELIMITER = 2;
-const OPENER = 3;
-const LINK_CLOSE = 4;
-const IMAGE_CLOSE = 5;
+// Item kinds: the places where the output differs (or may differ) from the source.
+/** Replace [start, end) with strings[aux]. */
+const REPLACE = 0;
+/** Replace [start, end) with a boundary, strings[aux], a boundary (code span, raw HTML, autolink). */
+const WRAP = 1;
+/** Replace [start, end) with a boundary (hard break). */
+const BREAK = 2;
+/** Drop [start, end) (spaces before a soft line ending). */
+const DROP = 3;
+/** An emphasis delimiter run; aux = delimiter index. */
+const DELIMITER = 4;
+/** `[` or `![`; aux = bracket index. */
+const OPENER = 5;
+/** `]` and the resource or reference that closed a link / an image. */
+const LINK_CLOSE = 6;
+const IMAGE_CLOSE = 7;
 
-interface Delimiter {
-  piece: number;
-  marker: number;
-  length: number;
-  /** Still unmatched. */
-  size: number;
-  /** Consumed as a closer (from the left) and as an opener (from the right). */
-  left: number;
-  right: number;
-  /** Directly followed by a NUL in the source. */
-  beforeNul: boolean;
-  canOpen: boolean;
-  canClose: boolean;
-  prev: Delimiter | null;
-  next: Delimiter | null;
-}
-
-interface Bracket {
-  image: boolean;
-  /** Index just after `[` or `![`. */
-  labelStart: number;
-  /** The newest delimiter when this bracket was pushed. */
-  bottom: Delimiter | null;
-  /** 0 = literal, 1 = link, 2 = image. */
-  state: number;
-}
+const NONE = -1;
+const CAN_OPEN = 1;
+const CAN_CLOSE = 2;
+const BEFORE_NUL = 4;
 
 /**
  * Raw plain text (before NFC and whitespace folding) of the inline content `lines` (paragraph,
@@ -126,21 +124,48 @@ export function inlinePlainText(lines: readonly string[], definitions: ReadonlyS
   const source = prepareSource(lines);
   if (!source.includes('\0')) return new InlinePass(source, definitions, null).run();
   // micromark reads NUL as U+FFFD; remember where, for the one place its output still differs.
-  const nul = new Uint8Array(source.length + 1);
-  for (let at = source.indexOf('\0'); at >= 0; at = source.indexOf('\0', at + 1)) nul[at] = 1;
-  return new InlinePass(source.replace(/\0/g, '\uFFFD'), definitions, nul).run();
+  // (One code-unit copy: a global regex replace of many NULs grows superlinearly in V8.)
+  const n = source.length;
+  const nul = new Uint8Array(n + 1);
+  const units = new Uint16Array(n);
+  for (let at = 0; at < n; at++) {
+    const c = source.charCodeAt(at);
+    if (c === 0) {
+      units[at] = 0xfffd;
+      nul[at] = 1;
+    } else units[at] = c;
+  }
+  return new InlinePass(fromCodeUnits(units, n), definitions, nul).run();
 }
 
+/** One pass; all state in flat integer arrays (struct of arrays), linked lists by index. */
 class InlinePass {
   private readonly n: number;
-  private readonly pieces: string[] = [];
-  private readonly kinds: number[] = [];
-  private readonly aux: number[] = [];
-  private readonly delimiters: Delimiter[] = [];
-  private head: Delimiter | null = null;
-  private tail: Delimiter | null = null;
-  private readonly brackets: Bracket[] = [];
-  private readonly bracketStack: number[] = [];
+  // Items, in source order.
+  private readonly itemKind = new Ints();
+  private readonly itemStart = new Ints();
+  private readonly itemEnd = new Ints();
+  private readonly itemAux = new Ints();
+  private readonly strings: string[] = [];
+  // Delimiter runs: a doubly linked list of the live ones (NONE = no link).
+  private readonly dItem = new Ints();
+  private readonly dMarker = new Ints();
+  private readonly dLength = new Ints();
+  private readonly dSize = new Ints();
+  private readonly dLeft = new Ints();
+  private readonly dRight = new Ints();
+  private readonly dFlags = new Ints();
+  private readonly dPrev = new Ints();
+  private readonly dNext = new Ints();
+  private head = NONE;
+  private tail = NONE;
+  // Brackets: image flag, label start, newest delimiter at push time, state (0 literal, 1 link, 2 image).
+  private readonly bImage = new Ints();
+  private readonly bLabelStart = new Ints();
+  private readonly bBottom = new Ints();
+  private readonly bState = new Ints();
+  /** Open brackets (indices), innermost last. */
+  private readonly stack = new Ints();
   /** Link openers at stack indices below this are inactive (a link formed after them). */
   private linkFloor = 0;
   private html: HtmlScanner | null = null;
@@ -162,6 +187,7 @@ class InlinePass {
     const src = this.src;
     const n = this.n;
     let p = 0;
+    // Start of the current stretch of plain text (for trailing spaces before a line ending).
     let textStart = 0;
     while (p < n) {
       const c = src.charCodeAt(p);
@@ -181,9 +207,8 @@ class InlinePass {
               end--;
             } else break;
           }
-          this.text(textStart, end);
-          if (!tabs && p - end >= 2) this.push(BOUNDARY, '', 0);
-          else this.push(TEXT, '\n', 0);
+          if (!tabs && p - end >= 2) this.item(BREAK, end, p + 1, 0);
+          else if (end < p) this.item(DROP, end, p, 0);
           p++;
           textStart = p;
           break;
@@ -191,13 +216,11 @@ class InlinePass {
         case BACKSLASH: {
           const d = src.charCodeAt(p + 1);
           if (d === LF) {
-            this.text(textStart, p);
-            this.push(BOUNDARY, '', 0);
+            this.item(BREAK, p, p + 2, 0);
             p += 2;
             textStart = p;
           } else if (isAsciiPunctuation(d)) {
-            this.text(textStart, p);
-            this.push(TEXT, src[p + 1] as string, 0);
+            this.item(DROP, p, p + 1, 0);
             p += 2;
             textStart = p;
           } else p++;
@@ -209,8 +232,7 @@ class InlinePass {
             p++;
             break;
           }
-          this.text(textStart, p);
-          this.push(TEXT, reference.value, 0);
+          this.item(REPLACE, p, reference.end, this.strings.push(reference.value) - 1);
           p = reference.end;
           textStart = p;
           break;
@@ -223,11 +245,9 @@ class InlinePass {
             p = q;
             break;
           }
-          this.text(textStart, p);
-          this.push(BOUNDARY, '', 0);
-          this.push(TEXT, codeValue(src.slice(q, close)), 0);
-          this.push(BOUNDARY, '', 0);
-          p = close + (q - p);
+          const end = close + (q - p);
+          this.item(WRAP, p, end, this.strings.push(codeValue(src.slice(q, close))) - 1);
+          p = end;
           textStart = p;
           break;
         }
@@ -235,7 +255,6 @@ class InlinePass {
         case UNDERSCORE: {
           let q = p + 1;
           while (src.charCodeAt(q) === c) q++;
-          this.text(textStart, p);
           this.delimiter(c, p, q);
           p = q;
           textStart = p;
@@ -254,10 +273,7 @@ class InlinePass {
             }
             value = src.slice(p, end);
           }
-          this.text(textStart, p);
-          this.push(BOUNDARY, '', 0);
-          this.push(TEXT, value, 0);
-          this.push(BOUNDARY, '', 0);
+          this.item(WRAP, p, end, this.strings.push(value) - 1);
           p = end;
           textStart = p;
           break;
@@ -267,22 +283,20 @@ class InlinePass {
             p++;
             break;
           }
-          this.text(textStart, p);
-          this.bracket(true, p + 2);
+          this.bracket(true, p, p + 2);
           p += 2;
           textStart = p;
           break;
         }
         case LBRACKET: {
-          this.text(textStart, p);
-          this.bracket(false, p + 1);
+          this.bracket(false, p, p + 1);
           p++;
           textStart = p;
           break;
         }
         default: {
           // RBRACKET
-          const end = this.closeBracket(p, textStart);
+          const end = this.closeBracket(p);
           if (end < 0) p++;
           else {
             p = end;
@@ -291,53 +305,47 @@ class InlinePass {
         }
       }
     }
-    this.text(textStart, n);
-    this.processEmphasis(null);
+    this.processEmphasis(NONE);
     return this.render();
   }
 
-  private push(kind: number, piece: string, aux: number): void {
-    this.kinds.push(kind);
-    this.pieces.push(piece);
-    this.aux.push(aux);
-  }
-
-  private text(start: number, end: number): void {
-    if (end > start) this.push(TEXT, this.src.slice(start, end), 0);
+  private item(kind: number, start: number, end: number, aux: number): void {
+    this.itemKind.push(kind);
+    this.itemStart.push(start);
+    this.itemEnd.push(end);
+    this.itemAux.push(aux);
   }
 
   private delimiter(marker: number, start: number, end: number): void {
-    const before = classify(start > 0 ? this.src.charCodeAt(start - 1) : Number.NaN);
-    const after = classify(end < this.n ? this.src.charCodeAt(end) : Number.NaN);
+    const before = classify(start > 0 ? this.src.charCodeAt(start - 1) : -1);
+    const after = classify(end < this.n ? this.src.charCodeAt(end) : -1);
     const open = after === OTHER || (after === PUNCTUATION && before !== OTHER);
     const close = before === OTHER || (before === PUNCTUATION && after !== OTHER);
-    const delimiter: Delimiter = {
-      piece: this.pieces.length,
-      marker,
-      length: end - start,
-      size: end - start,
-      left: 0,
-      right: 0,
-      beforeNul: this.nul !== null && this.nul[end] === 1,
-      canOpen: marker === STAR ? open : open && (before !== OTHER || !close),
-      canClose: marker === STAR ? close : close && (after !== OTHER || !open),
-      prev: this.tail,
-      next: null,
-    };
-    if (this.tail) this.tail.next = delimiter;
-    else this.head = delimiter;
-    this.tail = delimiter;
-    this.push(DELIMITER, '', this.delimiters.length);
-    this.delimiters.push(delimiter);
+    const canOpen = marker === STAR ? open : open && (before !== OTHER || !close);
+    const canClose = marker === STAR ? close : close && (after !== OTHER || !open);
+    const index = this.dItem.length;
+    this.dItem.push(this.itemKind.length);
+    this.dMarker.push(marker);
+    this.dLength.push(end - start);
+    this.dSize.push(end - start);
+    this.dLeft.push(0);
+    this.dRight.push(0);
+    this.dFlags.push((canOpen ? CAN_OPEN : 0) | (canClose ? CAN_CLOSE : 0) | (this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0));
+    this.dPrev.push(this.tail);
+    this.dNext.push(NONE);
+    if (this.tail !== NONE) this.dNext.data[this.tail] = index;
+    else this.head = index;
+    this.tail = index;
+    this.item(DELIMITER, start, end, index);
   }
 
-  private unlink(delimiter: Delimiter): void {
-    if (delimiter.prev) delimiter.prev.next = delimiter.next;
-    else this.head = delimiter.next;
-    if (delimiter.next) delimiter.next.prev = delimiter.prev;
-    else this.tail = delimiter.prev;
-    delimiter.prev = null;
-    delimiter.next = null;
+  private unlink(d: number): void {
+    const prev = this.dPrev.data[d] as number;
+    const next = this.dNext.data[d] as number;
+    if (prev !== NONE) this.dNext.data[prev] = next;
+    else this.head = next;
+    if (next !== NONE) this.dPrev.data[next] = prev;
+    else this.tail = prev;
   }
 
   /** The index of the next backtick run of exactly `size` starting at or after `from`, or -1. */
@@ -362,42 +370,47 @@ class InlinePass {
     return entry.cursor < entry.starts.length ? (entry.starts[entry.cursor] as number) : -1;
   }
 
-  private bracket(image: boolean, labelStart: number): void {
-    const stack = this.bracketStack;
+  private bracket(image: boolean, start: number, labelStart: number): void {
+    const stack = this.stack;
     if (this.linkFloor > stack.length) this.linkFloor = stack.length;
-    stack.push(this.brackets.length);
-    this.push(OPENER, '', this.brackets.length);
-    this.brackets.push({ image, labelStart, bottom: this.tail, state: 0 });
+    const index = this.bImage.length;
+    stack.push(index);
+    this.bImage.push(image ? 1 : 0);
+    this.bLabelStart.push(labelStart);
+    this.bBottom.push(this.tail);
+    this.bState.push(0);
+    this.item(OPENER, start, labelStart, index);
   }
 
   /** A `]` at p: the index after the link or image it closes, or -1 when it stays literal. */
-  private closeBracket(p: number, textStart: number): number {
-    const stack = this.bracketStack;
+  private closeBracket(p: number): number {
+    const stack = this.stack;
     if (stack.length === 0) return -1;
-    const opener = this.brackets[stack[stack.length - 1] as number] as Bracket;
-    if (!opener.image && stack.length - 1 < this.linkFloor) {
-      stack.pop();
+    const opener = stack.data[stack.length - 1] as number;
+    const image = this.bImage.data[opener] === 1;
+    if (!image && stack.length - 1 < this.linkFloor) {
+      stack.length--;
       return -1;
     }
     const src = this.src;
+    const labelStart = this.bLabelStart.data[opener] as number;
     const next = src.charCodeAt(p + 1);
     let end = -1;
     if (next === LPAREN) {
       this.links ??= new LinkScanner(src);
       end = this.links.resource(p + 1);
-      if (end < 0 && this.defined(opener.labelStart, p)) end = p + 1;
+      if (end < 0 && this.defined(labelStart, p)) end = p + 1;
     } else if (next === LBRACKET) {
       const labelEnd = scanReferenceLabel(src, p + 1);
       if (labelEnd >= 0 && this.definitions.has(normalizeLabel(src.slice(p + 2, labelEnd - 1)))) end = labelEnd;
-      else if (this.defined(opener.labelStart, p) && src.charCodeAt(p + 2) === RBRACKET) end = p + 3;
-    } else if (this.defined(opener.labelStart, p)) end = p + 1;
-    stack.pop();
+      else if (this.defined(labelStart, p) && src.charCodeAt(p + 2) === RBRACKET) end = p + 3;
+    } else if (this.defined(labelStart, p)) end = p + 1;
+    stack.length--;
     if (end < 0) return -1;
-    this.text(textStart, p);
-    this.processEmphasis(opener.bottom);
-    opener.state = opener.image ? 2 : 1;
-    this.push(opener.image ? IMAGE_CLOSE : LINK_CLOSE, '', 0);
-    if (!opener.image) this.linkFloor = stack.length;
+    this.processEmphasis(this.bBottom.data[opener] as number);
+    this.bState.data[opener] = image ? 2 : 1;
+    this.item(image ? IMAGE_CLOSE : LINK_CLOSE, p, end, 0);
+    if (!image) this.linkFloor = stack.length;
     return end;
   }
 
@@ -435,108 +448,149 @@ class InlinePass {
   }
 
   /** Matches emphasis among the delimiters above `bottom`, then drops them all from the list. */
-  private processEmphasis(bottom: Delimiter | null): void {
-    const floor = bottom ? bottom.piece : -1;
-    // openersBottom[key]: openers with a piece index below this cannot match closers of that key.
+  private processEmphasis(bottom: number): void {
+    const dItem = this.dItem.data;
+    const dMarker = this.dMarker.data;
+    const dSize = this.dSize.data;
+    const dFlags = this.dFlags.data;
+    const dPrev = this.dPrev.data;
+    const dNext = this.dNext.data;
+    const floor = bottom === NONE ? -1 : (dItem[bottom] as number);
+    // openersBottom[key]: openers whose item index is below this cannot match closers of that key.
     const openersBottom = [floor, floor, floor, floor, floor, floor, floor, floor, floor, floor, floor, floor];
-    let closer = bottom ? bottom.next : this.head;
-    while (closer !== null) {
-      if (!closer.canClose) {
-        closer = closer.next;
+    let closer = bottom === NONE ? this.head : (dNext[bottom] as number);
+    while (closer !== NONE) {
+      const closerFlags = dFlags[closer] as number;
+      if ((closerFlags & CAN_CLOSE) === 0) {
+        closer = dNext[closer] as number;
         continue;
       }
-      const key = (closer.marker === STAR ? 0 : 6) + (closer.canOpen ? 3 : 0) + (closer.size % 3);
+      const marker = dMarker[closer] as number;
+      const closerSize = dSize[closer] as number;
+      const closerOpens = (closerFlags & CAN_OPEN) !== 0;
+      const key = (marker === STAR ? 0 : 6) + (closerOpens ? 3 : 0) + (closerSize % 3);
       const limit = openersBottom[key] as number;
-      let opener = closer.prev;
-      while (opener !== null && opener.piece > floor && opener.piece >= limit) {
+      let opener = dPrev[closer] as number;
+      while (opener !== NONE) {
+        const item = dItem[opener] as number;
+        if (item <= floor || item < limit) {
+          opener = NONE;
+          break;
+        }
+        const flags = dFlags[opener] as number;
         if (
-          opener.canOpen &&
-          opener.marker === closer.marker &&
-          !((opener.canClose || closer.canOpen) && closer.size % 3 !== 0 && (opener.size + closer.size) % 3 === 0)
+          (flags & CAN_OPEN) !== 0 &&
+          dMarker[opener] === marker &&
+          !(((flags & CAN_CLOSE) !== 0 || closerOpens) && closerSize % 3 !== 0 && ((dSize[opener] as number) + closerSize) % 3 === 0)
         ) {
           break;
         }
-        opener = opener.prev;
+        opener = dPrev[opener] as number;
       }
-      if (opener === null || opener.piece <= floor || opener.piece < limit) {
-        openersBottom[key] = closer.piece;
-        const next: Delimiter | null = closer.next;
-        if (!closer.canOpen) this.unlink(closer);
+      if (opener === NONE) {
+        openersBottom[key] = dItem[closer] as number;
+        const next = dNext[closer] as number;
+        if (!closerOpens) this.unlink(closer);
         closer = next;
         continue;
       }
-      const use = opener.size > 1 && closer.size > 1 ? 2 : 1;
-      opener.size -= use;
-      opener.right += use;
-      closer.size -= use;
-      closer.left += use;
-      let between = closer.prev;
-      while (between !== null && between !== opener) {
-        const prev: Delimiter | null = between.prev;
+      const openerSize = dSize[opener] as number;
+      const use = openerSize > 1 && closerSize > 1 ? 2 : 1;
+      dSize[opener] = openerSize - use;
+      this.dRight.data[opener] = (this.dRight.data[opener] as number) + use;
+      dSize[closer] = closerSize - use;
+      this.dLeft.data[closer] = (this.dLeft.data[closer] as number) + use;
+      let between = dPrev[closer] as number;
+      while (between !== opener) {
+        const prev = dPrev[between] as number;
         this.unlink(between);
         between = prev;
       }
-      if (opener.size === 0) this.unlink(opener);
+      if (openerSize === use) this.unlink(opener);
       else {
         // The opener's size changed: it may now suit closers it was ruled out for.
-        const base = opener.marker === STAR ? 0 : 6;
+        const base = marker === STAR ? 0 : 6;
+        const item = dItem[opener] as number;
         for (let k = base; k < base + 6; k++) {
-          if ((openersBottom[k] as number) > opener.piece) openersBottom[k] = opener.piece;
+          if ((openersBottom[k] as number) > item) openersBottom[k] = item;
         }
       }
-      if (closer.size === 0) {
-        const next: Delimiter | null = closer.next;
+      if (closerSize === use) {
+        const next = dNext[closer] as number;
         this.unlink(closer);
         closer = next;
       }
     }
-    let rest = bottom ? bottom.next : this.head;
-    while (rest !== null) {
-      const next: Delimiter | null = rest.next;
-      this.unlink(rest);
-      rest = next;
+    // Whatever is left above the bottom stays literal.
+    if (bottom === NONE) {
+      this.head = NONE;
+      this.tail = NONE;
+    } else {
+      dNext[bottom] = NONE;
+      this.tail = bottom;
     }
   }
 
+  /** The source with every item's edit applied; boundaries are spaces outside image labels and nothing inside. */
   private render(): string {
-    const out: string[] = [];
-    const { pieces, kinds, aux } = this;
+    const { src, strings } = this;
+    const count = this.itemKind.length;
+    if (count === 0) return src;
+    const itemKind = this.itemKind.data;
+    const itemStart = this.itemStart.data;
+    const itemEnd = this.itemEnd.data;
+    const itemAux = this.itemAux.data;
+    // Every edit is at most as long as its source span, except raw HTML (+2 boundary spaces).
+    const out = new Uint16Array(this.n + 2 * count + 2);
+    let w = 0;
+    let copied = 0;
     let depth = 0;
-    for (let i = 0; i < kinds.length; i++) {
-      switch (kinds[i]) {
-        case TEXT:
-          out.push(pieces[i] as string);
-          break;
-        case BOUNDARY:
-        case LINK_CLOSE:
-          if (depth === 0) out.push(' ');
-          break;
-        case IMAGE_CLOSE:
-          depth--;
-          if (depth === 0) out.push(' ');
-          break;
-        case DELIMITER: {
-          const d = this.delimiters[aux[i] as number] as Delimiter;
-          let rest = d.length - d.left - d.right;
-          // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
-          // chunk) from its original end, so its leftover text shows the whole run.
-          if (d.beforeNul && d.right > 0 && rest > 0) rest = d.length - d.left;
-          if (d.left > 0 && depth === 0) out.push(' ');
-          if (rest > 0) out.push((d.marker === STAR ? '*' : '_').repeat(rest));
-          if (d.right > 0 && depth === 0) out.push(' ');
-          break;
-        }
-        default: {
-          const b = this.brackets[aux[i] as number] as Bracket;
-          if (b.state === 0) out.push(b.image ? '![' : '[');
-          else {
-            if (depth === 0) out.push(' ');
-            if (b.state === 2) depth++;
-          }
-        }
+    for (let i = 0; i < count; i++) {
+      const kind = itemKind[i] as number;
+      const start = itemStart[i] as number;
+      if (kind === DELIMITER) {
+        const d = itemAux[i] as number;
+        const left = this.dLeft.data[d] as number;
+        const right = this.dRight.data[d] as number;
+        if (left === 0 && right === 0) continue;
+        const length = this.dLength.data[d] as number;
+        let rest = length - left - right;
+        // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
+        // chunk) from its original end, so its leftover text shows the whole run.
+        if (((this.dFlags.data[d] as number) & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
+        for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
+        if (left > 0 && depth === 0) out[w++] = SPACE;
+        const marker = this.dMarker.data[d] as number;
+        for (let k = 0; k < rest; k++) out[w++] = marker;
+        if (right > 0 && depth === 0) out[w++] = SPACE;
+        copied = itemEnd[i] as number;
+        continue;
       }
+      if (kind === OPENER) {
+        const state = this.bState.data[itemAux[i] as number] as number;
+        if (state === 0) continue;
+        for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
+        if (depth === 0) out[w++] = SPACE;
+        if (state === 2) depth++;
+        copied = itemEnd[i] as number;
+        continue;
+      }
+      for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
+      copied = itemEnd[i] as number;
+      if (kind === IMAGE_CLOSE) depth--;
+      if (kind === DROP) continue;
+      if (kind === REPLACE || kind === WRAP) {
+        if (kind === WRAP && depth === 0) out[w++] = SPACE;
+        const value = strings[itemAux[i] as number] as string;
+        for (let k = 0; k < value.length; k++) out[w++] = value.charCodeAt(k);
+        if (kind === WRAP && depth === 0) out[w++] = SPACE;
+        continue;
+      }
+      // BREAK, LINK_CLOSE, IMAGE_CLOSE: one boundary.
+      if (depth === 0) out[w++] = SPACE;
     }
-    return out.join('');
+    for (let k = copied; k < this.n; k++) out[w++] = src.charCodeAt(k);
+    return fromCodeUnits(out, w);
   }
 }
 

@@ -63,6 +63,23 @@ describe('inlinePlainText against the micromark oracle', () => {
     expect(compared).toBeGreaterThan(2000);
   });
 
+  it('agrees on long link destinations and titles (paren tables, title tables)', () => {
+    const pieces = ['[a](', '](', '(', '(', ')', ')', ')', '\\', '\\(', 'b', 'b', ' ', '"', "'", '<', '>', '[', ']', '![', '\t', '\n'];
+    const text = fc.array(fc.constantFrom(...pieces), { minLength: 30, maxLength: 200 }).map((t) => t.join(''));
+    let compared = 0;
+    fc.assert(
+      fc.property(text, (value) => {
+        const lines = value.split('\n').filter((line) => line.trim() !== '');
+        const expected = lines.length > 0 ? oracleTexts(lines, []) : null;
+        if (expected === null) return;
+        compared++;
+        expect(passText(lines, [])).toBe(expected.paragraph);
+      }),
+      { seed: 11, numRuns: 600 },
+    );
+    expect(compared).toBeGreaterThan(300);
+  });
+
   it('agrees on every pathological shape at 2 KB in paragraph, ATX and setext positions', () => {
     const mismatches: unknown[] = [];
     for (const shape of SHAPES) {
@@ -76,6 +93,23 @@ describe('inlinePlainText against the micromark oracle', () => {
       }
     }
     expect(mismatches).toEqual([]);
+  });
+
+  it('resolves long, whitespace-heavy and case-folded reference labels like micromark', () => {
+    const cases: [string[], string[]][] = [
+      [['[a' + ' '.repeat(100) + 'b] x'], ['a b']],
+      [['![a' + ' '.repeat(100), 'b][] x'], ['a b']],
+      [['[a' + ' \t '.repeat(50) + 'c] [a b]'], ['a b']],
+      [['[' + 'x'.repeat(30) + '] [' + 'x '.repeat(40) + ']'], ['x'.repeat(30)]],
+      [['[ẞ' + ' '.repeat(40) + '] [SS]'], ['ß']],
+      [['[*x*] [x\\]] [x\\]][x\\]]'], ['*x*', 'x\\]']],
+    ];
+    for (const [lines, labels] of cases) {
+      const expected = oracleTexts(lines, labels);
+      expect(expected).not.toBeNull();
+      expect(passText(lines, labels)).toBe(expected?.paragraph);
+      expect(passText(lines, labels)).toBe(expected?.heading);
+    }
   });
 
   it('handles 100,000-deep nesting of brackets, images and emphasis without recursion', () => {
