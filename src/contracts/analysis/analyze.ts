@@ -21,7 +21,7 @@ export function analyzeNote(body: string): NoteStructure {
   const source = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
   // The block scan reads NUL as U+FFFD; the inline pass gets the lines as they are, because micromark's
   // text serialization around a replaced NUL differs from a literal U+FFFD (inline.ts mirrors that).
-  const scan = scanBlocks(source.indexOf('\0') === -1 ? source : source.replace(/\0/g, '\uFFFD'));
+  const scan = scanBlocks(source.indexOf('\0') === -1 ? source : nulAsReplacement(source));
   const definitions = new Set<string>();
   for (const label of scan.labels) definitions.add(normalizeLabel(label));
 
@@ -65,4 +65,18 @@ function hasInlineSyntax(text: string, source: InlineSource): boolean {
     }
   }
   return false;
+}
+
+/** `text` with every NUL as U+FFFD, written into one buffer (a global regex replace keeps one piece per match). */
+function nulAsReplacement(text: string): string {
+  const out = new Uint16Array(text.length);
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    out[at] = code === 0 ? 0xfffd : code;
+  }
+  let result = '';
+  for (let from = 0; from < out.length; from += 8192) {
+    result += String.fromCharCode.apply(null, out.subarray(from, Math.min(out.length, from + 8192)) as unknown as number[]);
+  }
+  return result;
 }

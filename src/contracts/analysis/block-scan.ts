@@ -27,7 +27,7 @@ import {
 import { HtmlEnd, HtmlKind, htmlLineCloses, htmlOpening } from './html-flow';
 import { atxContent, atxOpeningEnd, fenceOpening, isClosingFence, isSetextUnderline } from './leaf-lines';
 import { endContent } from './content';
-import { ContainerStack, newContainer, type Container } from './containers';
+import { ContainerStack, IntStack, newContainer, type Container } from './containers';
 import { LineCursor, isThematicBreak } from './cursor';
 import type { ContentHost, InlineSource, ScanResult, ScannedBlock, ScannedHeading } from './scan-types';
 
@@ -52,9 +52,9 @@ export class BlockScanner extends LineCursor implements ContentHost {
   /** The list item being continued (loaded from and stored back into the stack). */
   private readonly item: Container = newContainer();
   /** Stack indices of the block quotes in the stack, bottom first. */
-  private readonly quoteIndices: number[] = [];
+  private readonly quoteIndices = new IntStack();
   /** Per group: serial of the last line whose blank rest continued its list items. */
-  private readonly groupBlankLine: number[] = [];
+  private readonly groupBlankLine = new IntStack();
   /** Scratch state for container checks; copied only when a container is pushed. */
   private readonly probe: Container = newContainer();
   /** Block record of stack[0] (the top-level container), when the stack is non-empty. */
@@ -141,8 +141,8 @@ export class BlockScanner extends LineCursor implements ContentHost {
       if (this.restIsBlank()) {
         // A blank rest continues this item and every item above it up to the next block quote,
         // each exactly as micromark's list continuation does on a blank line: O(1) for the group.
-        this.groupBlankLine[stack.group(continued)] = this.lineSerial;
-        continued = quotesPassed < this.quoteIndices.length ? this.quoteIndices[quotesPassed] : stack.length;
+        this.groupBlankLine.set(stack.group(continued), this.lineSerial);
+        continued = quotesPassed < this.quoteIndices.length ? this.quoteIndices.at(quotesPassed) : stack.length;
         continue;
       }
       const item = this.item;
@@ -199,7 +199,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
   /** A non-blank line in list item `list`: indented enough, or a sibling item of the same list. */
   private listContinuation(list: Container): boolean {
     const startsWithSpace = this.atSpace();
-    const further = list.initialBlank && this.groupBlankLine[list.group] > list.itemLine;
+    const further = list.initialBlank && this.groupBlankLine.at(list.group) > list.itemLine;
     list.initialBlank = false;
     if (!further && startsWithSpace) {
       const savedPos = this.pos;
@@ -326,7 +326,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
     }
     if (container.quote) {
       this.quoteIndices.push(this.stack.length);
-      this.groupBlankLine[this.quoteIndices.length] = 0;
+      this.groupBlankLine.set(this.quoteIndices.length, 0);
     }
     this.stack.push(container);
   }
@@ -343,7 +343,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
     if (this.stack.length <= size) return;
     this.stack.truncate(size);
     const quotes = this.quoteIndices;
-    while (quotes.length > 0 && quotes[quotes.length - 1] >= size) quotes.pop();
+    while (quotes.length > 0 && quotes.top() >= size) quotes.pop();
   }
 
   // ---------------------------------------------------------------- flow layer

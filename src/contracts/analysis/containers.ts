@@ -89,3 +89,38 @@ export class ContainerStack {
     this.groups = widen(this.groups);
   }
 }
+
+/** A growable stack of int32 values (4 bytes each; no boxed numbers). O(1) amortized per push. */
+export class IntStack {
+  length = 0;
+  private items: Int32Array = new Int32Array(16);
+
+  /** The value at `index`; 0 where nothing was set (also past the capacity). */
+  at(index: number): number {
+    return index < this.items.length ? this.items[index] : 0;
+  }
+
+  set(index: number, value: number): void {
+    while (index >= this.items.length) this.grow();
+    this.items[index] = value;
+  }
+
+  push(value: number): void {
+    this.set(this.length, value);
+    this.length++;
+  }
+
+  top(): number {
+    return this.items[this.length - 1];
+  }
+
+  pop(): void {
+    this.length--;
+  }
+
+  private grow(): void {
+    const wider = new Int32Array(this.items.length * 2);
+    wider.set(this.items);
+    this.items = wider;
+  }
+}
