@@ -14,8 +14,8 @@
  * - an open tag's attribute list is memoized at every point where it enters the
  *   "between attributes" state, so two attempts that converge share one scan;
  * - link titles and whitespace runs use next-occurrence tables built once, lazily;
- * - raw destinations stop at whitespace and at paren depth 32 (micromark's limit),
- *   which bounds how many failed attempts can overlap one position;
+ * - raw destinations are scanned directly up to 64 characters; past that, paren-depth
+ *   tables with one cursor per depth answer each later destination in O(1) amortized;
  * - full reference labels stop at 1000 characters or at the next bracket.
  */
 

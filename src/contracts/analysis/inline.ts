@@ -13,7 +13,11 @@
  * openers-bottom per (marker, closer can-open, closer length mod 3), and every delimiter is
  * removed at most once; brackets use a stack with a floor below which link openers are
  * inactive; code spans find their closer through per-length cursors over the backtick runs;
- * lookahead scanners (inline-scanners.ts) are memoized. No recursion.
+ * lookahead scanners (inline-scanners.ts) are memoized. The output is the source with the
+ * recorded edits applied, copied once into a code-unit buffer. No recursion. One exception to
+ * O(n) with constant 1: a `]` whose label could match a definition normalizes at most
+ * 2 x (longest defined label) non-space characters, so O(n x longest label) in the worst case
+ * (never more than O(n) when the note defines no labels).
  */
 
 import { classifyCharacter } from 'micromark-util-classify-character';
@@ -114,6 +118,7 @@ const NONE = -1;
 const CAN_OPEN = 1;
 const CAN_CLOSE = 2;
 const BEFORE_NUL = 4;
+const STAR_BIT = 8;
 
 /**
  * Raw plain text (before NFC and whitespace folding) of the inline content `lines` (paragraph,
@@ -142,28 +147,26 @@ export function inlinePlainText(lines: readonly string[], definitions: ReadonlyS
 class InlinePass {
   private readonly n: number;
   // Items, in source order.
-  private readonly itemKind = new Ints();
+  /** aux * 8 + kind. */
+  private readonly itemKindAux = new Ints();
   private readonly itemStart = new Ints();
   private readonly itemEnd = new Ints();
-  private readonly itemAux = new Ints();
   private readonly strings: string[] = [];
   // Delimiter runs: a doubly linked list of the live ones (NONE = no link).
-  private readonly dItem = new Ints();
-  private readonly dMarker = new Ints();
-  private readonly dLength = new Ints();
+  /** length * 16 + (8 when the marker is `*`) + flags (CAN_OPEN, CAN_CLOSE, BEFORE_NUL). */
+  private readonly dInfo = new Ints();
   private readonly dSize = new Ints();
   private readonly dLeft = new Ints();
   private readonly dRight = new Ints();
-  private readonly dFlags = new Ints();
   private readonly dPrev = new Ints();
   private readonly dNext = new Ints();
   private head = NONE;
   private tail = NONE;
   // Brackets: image flag, label start, newest delimiter at push time, state (0 literal, 1 link, 2 image).
-  private readonly bImage = new Ints();
-  private readonly bLabelStart = new Ints();
-  private readonly bBottom = new Ints();
-  private readonly bState = new Ints();
+  /** labelStart * 4 + state (0 literal, 1 link, 2 image); an image's state is set only when it closes. */
+  private readonly bLabel = new Ints();
+  /** (newest delimiter at push time + 1) * 2 + (1 for `![`, 0 for `[`). */
+  private readonly bBottomImage = new Ints();
   /** Open brackets (indices), innermost last. */
   private readonly stack = new Ints();
   /** Link openers at stack indices below this are inactive (a link formed after them). */
@@ -310,10 +313,9 @@ class InlinePass {
   }
 
   private item(kind: number, start: number, end: number, aux: number): void {
-    this.itemKind.push(kind);
+    this.itemKindAux.push(aux * 8 + kind);
     this.itemStart.push(start);
     this.itemEnd.push(end);
-    this.itemAux.push(aux);
   }
 
   private delimiter(marker: number, start: number, end: number): void {
@@ -323,14 +325,12 @@ class InlinePass {
     const close = before === OTHER || (before === PUNCTUATION && after !== OTHER);
     const canOpen = marker === STAR ? open : open && (before !== OTHER || !close);
     const canClose = marker === STAR ? close : close && (after !== OTHER || !open);
-    const index = this.dItem.length;
-    this.dItem.push(this.itemKind.length);
-    this.dMarker.push(marker);
-    this.dLength.push(end - start);
+    const index = this.dSize.length;
+    const flags = (canOpen ? CAN_OPEN : 0) | (canClose ? CAN_CLOSE : 0) | (this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0);
+    this.dInfo.push((end - start) * 16 + (marker === STAR ? STAR_BIT : 0) + flags);
     this.dSize.push(end - start);
     this.dLeft.push(0);
     this.dRight.push(0);
-    this.dFlags.push((canOpen ? CAN_OPEN : 0) | (canClose ? CAN_CLOSE : 0) | (this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0));
     this.dPrev.push(this.tail);
     this.dNext.push(NONE);
     if (this.tail !== NONE) this.dNext.data[this.tail] = index;
@@ -373,12 +373,10 @@ class InlinePass {
   private bracket(image: boolean, start: number, labelStart: number): void {
     const stack = this.stack;
     if (this.linkFloor > stack.length) this.linkFloor = stack.length;
-    const index = this.bImage.length;
+    const index = this.bLabel.length;
     stack.push(index);
-    this.bImage.push(image ? 1 : 0);
-    this.bLabelStart.push(labelStart);
-    this.bBottom.push(this.tail);
-    this.bState.push(0);
+    this.bLabel.push(labelStart * 4);
+    this.bBottomImage.push((this.tail + 1) * 2 + (image ? 1 : 0));
     this.item(OPENER, start, labelStart, index);
   }
 
@@ -387,13 +385,14 @@ class InlinePass {
     const stack = this.stack;
     if (stack.length === 0) return -1;
     const opener = stack.data[stack.length - 1] as number;
-    const image = this.bImage.data[opener] === 1;
+    const bottomImage = this.bBottomImage.data[opener] as number;
+    const image = (bottomImage & 1) === 1;
     if (!image && stack.length - 1 < this.linkFloor) {
       stack.length--;
       return -1;
     }
     const src = this.src;
-    const labelStart = this.bLabelStart.data[opener] as number;
+    const labelStart = (this.bLabel.data[opener] as number) / 4;
     const next = src.charCodeAt(p + 1);
     let end = -1;
     if (next === LPAREN) {
@@ -407,8 +406,8 @@ class InlinePass {
     } else if (this.defined(labelStart, p)) end = p + 1;
     stack.length--;
     if (end < 0) return -1;
-    this.processEmphasis(this.bBottom.data[opener] as number);
-    this.bState.data[opener] = image ? 2 : 1;
+    this.processEmphasis((bottomImage >> 1) - 1);
+    this.bLabel.data[opener] = labelStart * 4 + (image ? 2 : 1);
     this.item(image ? IMAGE_CLOSE : LINK_CLOSE, p, end, 0);
     if (!image) this.linkFloor = stack.length;
     return end;
@@ -449,38 +448,36 @@ class InlinePass {
 
   /** Matches emphasis among the delimiters above `bottom`, then drops them all from the list. */
   private processEmphasis(bottom: number): void {
-    const dItem = this.dItem.data;
-    const dMarker = this.dMarker.data;
+    const dInfo = this.dInfo.data;
     const dSize = this.dSize.data;
-    const dFlags = this.dFlags.data;
     const dPrev = this.dPrev.data;
     const dNext = this.dNext.data;
-    const floor = bottom === NONE ? -1 : (dItem[bottom] as number);
+    // Delimiter indices grow in source order: the floor and openers-bottom are indices.
+    const floor = bottom;
     // openersBottom[key]: openers whose item index is below this cannot match closers of that key.
     const openersBottom = [floor, floor, floor, floor, floor, floor, floor, floor, floor, floor, floor, floor];
     let closer = bottom === NONE ? this.head : (dNext[bottom] as number);
     while (closer !== NONE) {
-      const closerFlags = dFlags[closer] as number;
+      const closerFlags = dInfo[closer] as number;
       if ((closerFlags & CAN_CLOSE) === 0) {
         closer = dNext[closer] as number;
         continue;
       }
-      const marker = dMarker[closer] as number;
+      const marker = closerFlags & STAR_BIT;
       const closerSize = dSize[closer] as number;
       const closerOpens = (closerFlags & CAN_OPEN) !== 0;
-      const key = (marker === STAR ? 0 : 6) + (closerOpens ? 3 : 0) + (closerSize % 3);
+      const key = (marker !== 0 ? 0 : 6) + (closerOpens ? 3 : 0) + (closerSize % 3);
       const limit = openersBottom[key] as number;
       let opener = dPrev[closer] as number;
       while (opener !== NONE) {
-        const item = dItem[opener] as number;
-        if (item <= floor || item < limit) {
+        if (opener <= floor || opener < limit) {
           opener = NONE;
           break;
         }
-        const flags = dFlags[opener] as number;
+        const flags = dInfo[opener] as number;
         if (
           (flags & CAN_OPEN) !== 0 &&
-          dMarker[opener] === marker &&
+          (flags & STAR_BIT) === marker &&
           !(((flags & CAN_CLOSE) !== 0 || closerOpens) && closerSize % 3 !== 0 && ((dSize[opener] as number) + closerSize) % 3 === 0)
         ) {
           break;
@@ -488,7 +485,7 @@ class InlinePass {
         opener = dPrev[opener] as number;
       }
       if (opener === NONE) {
-        openersBottom[key] = dItem[closer] as number;
+        openersBottom[key] = closer;
         const next = dNext[closer] as number;
         if (!closerOpens) this.unlink(closer);
         closer = next;
@@ -509,10 +506,9 @@ class InlinePass {
       if (openerSize === use) this.unlink(opener);
       else {
         // The opener's size changed: it may now suit closers it was ruled out for.
-        const base = marker === STAR ? 0 : 6;
-        const item = dItem[opener] as number;
+        const base = marker !== 0 ? 0 : 6;
         for (let k = base; k < base + 6; k++) {
-          if ((openersBottom[k] as number) > item) openersBottom[k] = item;
+          if ((openersBottom[k] as number) > opener) openersBottom[k] = opener;
         }
       }
       if (closerSize === use) {
@@ -534,40 +530,41 @@ class InlinePass {
   /** The source with every item's edit applied; boundaries are spaces outside image labels and nothing inside. */
   private render(): string {
     const { src, strings } = this;
-    const count = this.itemKind.length;
+    const count = this.itemKindAux.length;
     if (count === 0) return src;
-    const itemKind = this.itemKind.data;
+    const itemKindAux = this.itemKindAux.data;
     const itemStart = this.itemStart.data;
     const itemEnd = this.itemEnd.data;
-    const itemAux = this.itemAux.data;
     // Every edit is at most as long as its source span, except raw HTML (+2 boundary spaces).
     const out = new Uint16Array(this.n + 2 * count + 2);
     let w = 0;
     let copied = 0;
     let depth = 0;
     for (let i = 0; i < count; i++) {
-      const kind = itemKind[i] as number;
+      const kind = (itemKindAux[i] as number) & 7;
+      const aux = Math.floor((itemKindAux[i] as number) / 8);
       const start = itemStart[i] as number;
       if (kind === DELIMITER) {
-        const d = itemAux[i] as number;
+        const d = aux;
         const left = this.dLeft.data[d] as number;
         const right = this.dRight.data[d] as number;
         if (left === 0 && right === 0) continue;
-        const length = this.dLength.data[d] as number;
+        const info = this.dInfo.data[d] as number;
+        const length = Math.floor(info / 16);
         let rest = length - left - right;
         // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
         // chunk) from its original end, so its leftover text shows the whole run.
-        if (((this.dFlags.data[d] as number) & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
+        if ((info & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
         for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
         if (left > 0 && depth === 0) out[w++] = SPACE;
-        const marker = this.dMarker.data[d] as number;
+        const marker = (info & STAR_BIT) !== 0 ? STAR : UNDERSCORE;
         for (let k = 0; k < rest; k++) out[w++] = marker;
         if (right > 0 && depth === 0) out[w++] = SPACE;
         copied = itemEnd[i] as number;
         continue;
       }
       if (kind === OPENER) {
-        const state = this.bState.data[itemAux[i] as number] as number;
+        const state = (this.bLabel.data[aux] as number) & 3;
         if (state === 0) continue;
         for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
         if (depth === 0) out[w++] = SPACE;
@@ -581,7 +578,7 @@ class InlinePass {
       if (kind === DROP) continue;
       if (kind === REPLACE || kind === WRAP) {
         if (kind === WRAP && depth === 0) out[w++] = SPACE;
-        const value = strings[itemAux[i] as number] as string;
+        const value = strings[aux] as string;
         for (let k = 0; k < value.length; k++) out[w++] = value.charCodeAt(k);
         if (kind === WRAP && depth === 0) out[w++] = SPACE;
         continue;

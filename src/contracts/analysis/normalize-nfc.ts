@@ -11,8 +11,9 @@
  * input's NFC, and the engine then normalizes it in one linear pass.
  *
  * Combining classes are never tabulated here: they are learned from the engine itself, one
- * code point at a time (cached), by asking whether two marks swap under NFD. Classes are kept
- * as an ordered list of representatives, so a new mark is placed by binary search.
+ * code point at a time (cached for the call, forgotten when it returns), by asking whether two
+ * marks swap under NFD. Classes are kept as an ordered list of representatives, so a new mark
+ * is placed by binary search.
  *
  * Linear bound: one scan; per code point in a rewritten stretch one Map lookup (plus engine
  * calls on 2-code-point strings, once per distinct code point); counting sort per run.
@@ -20,6 +21,7 @@
 
 const FIRST_COMBINING = 0x300;
 const MIN_STRETCH = 32;
+const LONG_STRETCH = /[\u0300-\uffff]{32}/;
 /** COMBINING GREEK YPOGEGRAMMENI (class 240, the highest) and COMBINING TILDE OVERLAY (class 1). */
 const HIGHEST_CLASS_MARK = '\u0345';
 const LOWEST_CLASS_MARK = '\u0334';
@@ -44,6 +46,24 @@ const classes: CombiningClass[] = [];
 const rankById: number[] = [];
 const partClass = new Map<string, CombiningClass | null>();
 const infoCache = new Map<number, CodePointInfo>();
+
+/** Whether any of the learned state above (or bmpKind below) holds an entry. */
+let learned = false;
+
+/**
+ * Forgets everything learned: nothing derived from one text (not even which code points it
+ * used) outlives the call that normalized it.
+ */
+function forget(): void {
+  if (!learned) return;
+  classes.length = 0;
+  rankById.length = 0;
+  partClass.clear();
+  infoCache.clear();
+  bmpKind.fill(0);
+  bmpClassId.fill(0);
+  learned = false;
+}
 
 /** Whether NFD puts b before a in "a b" (both single, fully decomposed code points). */
 function swaps(a: string, b: string): boolean {
@@ -87,6 +107,7 @@ function classOf(part: string): CombiningClass | null {
 function infoOf(codePoint: number): CodePointInfo {
   let info = infoCache.get(codePoint);
   if (info === undefined) {
+    learned = true;
     const parts = Array.from(String.fromCodePoint(codePoint).normalize('NFD'));
     info = { parts, classes: parts.map(classOf) };
     infoCache.set(codePoint, info);
@@ -200,6 +221,16 @@ function reorderStretch(text: string, start: number, end: number): string {
 
 /** Identical to `text.normalize('NFC')`, in time linear in the text's length. */
 export function normalizeNfc(text: string): string {
+  // No 32 consecutive units at or above U+0300: no long mark run is possible; the engine is linear here.
+  if (!LONG_STRETCH.test(text)) return text.normalize('NFC');
+  try {
+    return normalizeWithLearning(text);
+  } finally {
+    forget();
+  }
+}
+
+function normalizeWithLearning(text: string): string {
   const n = text.length;
   let pieces: string[] | null = null;
   let copied = 0;
