@@ -6,13 +6,13 @@
  * it gets exactly the payload its plain builder gives (same bytes).
  */
 import { ContractError } from './errors';
-import { analyzeNote } from './markdown';
+import { analyzeNote } from './analysis/analyze';
 import { buildMetadataFacets } from './metadata-facets';
 import { outlineFromStructure } from './note-outline';
 import { treeFromOutline } from './document-tree';
 import { normalizeOutlinePath } from './paths';
 import { documentTreeBytes, jsonValueBytes, noteOutlineBytes, sectionSourceBytes } from './payload-size';
-import { hasBodyContent, sectionSourceFromStructure } from './section-source';
+import { bodyAvailability, sectionSourceFromStructure } from './section-source';
 import type { ContractPayload, Frontmatter } from './types';
 
 /** 4 MiB: the largest serialized payload any route or tool answers with. */
@@ -48,14 +48,7 @@ export function buildContractWithinBound(
       refuseOver(documentTreeBytes(outline), maxBytes);
       return treeFromOutline(outline);
     case 'section_source': {
-      // body_available moves a section by one byte ("true" vs "false"): the all-false size is an upper
-      // bound and the all-true size a lower one; only a note between them needs the exact bits.
-      const upper = sectionSourceBytes(outline, () => false);
-      if (upper > maxBytes) {
-        const lower = sectionSourceBytes(outline, () => true);
-        refuseOver(lower, maxBytes);
-        refuseOver(sectionSourceBytes(outline, (index) => hasBodyContent(structure, index)), maxBytes);
-      }
+      refuseOver(sectionSourceBytes(outline, bodyAvailability(structure)), maxBytes);
       return sectionSourceFromStructure(path, frontmatter, structure);
     }
   }

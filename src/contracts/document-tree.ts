@@ -1,5 +1,5 @@
 import { normalizeOutlinePath, normalizeTreePath } from './paths';
-import { analyzeNote } from './markdown';
+import { analyzeNote } from './analysis/analyze';
 import { outlineFromStructure } from './note-outline';
 import { DOCUMENT_TREE_SCHEMA, type DocumentTree, type Frontmatter, type NoteOutline, type TreeNode } from './types';
 

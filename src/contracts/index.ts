@@ -13,7 +13,7 @@ export { normalizeSlug } from './slug';
 export { buildContractWithinBound, MAX_PAYLOAD_BYTES } from './bounded';
 export { jsonStringBytes, jsonValueBytes, noteOutlineBytes, documentTreeBytes, sectionSourceBytes } from './payload-size';
 export { ContractError, type ContractErrorKind } from './errors';
-export { MAX_NOTE_INPUT_CHARS, MAX_NOTE_HEADINGS, analyzeWithMdast, type NoteStructure, type HeadingInfo, type BlockInfo } from './markdown';
+export { MAX_NOTE_INPUT_CHARS, MAX_NOTE_HEADINGS, type NoteStructure, type HeadingInfo, type BlockInfo } from './analysis/structure';
 export * from './types';
 
 import { buildNoteOutline } from './note-outline';

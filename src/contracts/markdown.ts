@@ -1,47 +1,26 @@
 /**
- * The Markdown analysis shared by the body-reading contracts. Builders never
- * see the parse tree: they consume a NoteStructure, the minimum the four
- * contracts need (heading levels and texts, and for body_available the
- * offsets of headings and of top-level blocks with a "substantive" bit).
- *
- * analyzeWithMdast is the reference pipeline: plain CommonMark through
+ * The micromark oracle. Builders never see a parse tree: they consume a
+ * NoteStructure (analysis/structure.ts), which the request path gets from
+ * the linear analysis (analysis/analyze.ts). analyzeWithMdast is the
+ * reference pipeline it is held equal to by the differential tests and
+ * measured against by the bench: plain CommonMark through
  * mdast-util-from-markdown with no extensions (the micromark stack that
  * remark-parse 11 uses), walked exactly as the reference builders walk it.
+ * Never import this module from the request path.
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Heading, Nodes, Root } from 'mdast';
 import { ContractError } from './errors';
+import { assertBodyWithinCap, type NoteStructure } from './analysis/structure';
 
-export const MAX_NOTE_INPUT_CHARS = 1_000_000;
-export const MAX_NOTE_HEADINGS = 500;
-
-export interface HeadingInfo {
-  /** 1..6 */
-  level: number;
-  /** NFC-normalized, whitespace-folded, trimmed plain text. */
-  text: string;
-  /** UTF-16 offsets of the heading node in the body (null when unknown). */
-  start: number | null;
-  end: number | null;
-}
-
-export interface BlockInfo {
-  /** UTF-16 start offset of a top-level, non-heading block. */
-  start: number | null;
-  substantive: boolean;
-}
-
-export interface NoteStructure {
-  /** Every heading in document pre-order, wherever nested (blockquote, list item, ...). */
-  headings: HeadingInfo[];
-  /** Direct children of the document that are not headings, in order. */
-  blocks: BlockInfo[];
-}
-
-/** Refuses (never parses) a body longer than 1,000,000 UTF-16 code units. */
-export function assertBodyWithinCap(body: string): void {
-  if (body.length > MAX_NOTE_INPUT_CHARS) throw new ContractError('NoteTooLarge');
-}
+export {
+  MAX_NOTE_HEADINGS,
+  MAX_NOTE_INPUT_CHARS,
+  assertBodyWithinCap,
+  type BlockInfo,
+  type HeadingInfo,
+  type NoteStructure,
+} from './analysis/structure';
 
 export function analyzeWithMdast(body: string): NoteStructure {
   assertBodyWithinCap(body);
@@ -68,9 +47,6 @@ function structureFromTree(root: Root): NoteStructure {
       .map((node) => ({ start: offsetOf(node, 'start'), substantive: isSubstantive(node) })),
   };
 }
-
-/** The pipeline the builders use. */
-export { analyzeFast as analyzeNote } from './fast/analyze';
 
 /** Pre-order heading walk that never descends into a heading; iterative, so nesting depth cannot overflow it. */
 function collectHeadings(root: Root): Heading[] {

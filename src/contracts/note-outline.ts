@@ -1,5 +1,6 @@
 import { normalizeOutlinePath, posixBasename } from './paths';
-import { MAX_NOTE_HEADINGS, analyzeNote, type NoteStructure } from './markdown';
+import { analyzeNote } from './analysis/analyze';
+import { MAX_NOTE_HEADINGS, type NoteStructure } from './analysis/structure';
 import { jsString, normalizeSlug } from './slug';
 import { NOTE_OUTLINE_SCHEMA, type Frontmatter, type NoteOutline, type OutlineHeading } from './types';
 

@@ -1,5 +1,6 @@
 import { normalizeOutlinePath } from './paths';
-import { analyzeNote, type NoteStructure } from './markdown';
+import { analyzeNote } from './analysis/analyze';
+import type { NoteStructure } from './analysis/structure';
 import { outlineFromStructure } from './note-outline';
 import { treeFromOutline } from './document-tree';
 import { normalizeSlug } from './slug';
@@ -15,9 +16,10 @@ export function buildSectionSource(path: string, frontmatter: Frontmatter, body:
   return sectionSourceFromStructure(path, frontmatter, analyzeNote(body));
 }
 
-/** SectionSource from an analyzed body (shared with the side-by-side runner in fast/contracts.ts). */
+/** SectionSource from an analyzed body (shared with the side-by-side runner in analysis/contracts.ts). */
 export function sectionSourceFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): SectionSource {
   const tree = treeFromOutline(outlineFromStructure(path, frontmatter, structure));
+  const bodyAvailable = bodyAvailability(structure);
   const pathSlug = normalizeSlug(tree.path) || 'note';
   const sectionId = (node: TreeNode): string => `${pathSlug}:${node.id}`;
 
@@ -34,7 +36,7 @@ export function sectionSourceFromStructure(path: string, frontmatter: Frontmatte
         heading_path: headingPath,
         heading_text: node.text,
         child_section_ids: node.children.map(sectionId),
-        body_available: hasBodyContent(structure, index),
+        body_available: bodyAvailable(index),
         body_returned: false,
         snippet_returned: false,
       });
@@ -47,11 +49,47 @@ export function sectionSourceFromStructure(path: string, frontmatter: Frontmatte
 }
 
 /**
- * True when a substantive top-level block starts inside the heading's
- * window: from the heading's end to the start of the next heading (any
- * nesting) of the same or a shallower level.
+ * body_available per heading index: true when a substantive top-level
+ * block starts inside the heading's window, from the heading's end to the
+ * start of the next heading (any nesting) of the same or a shallower level.
+ * Linear: the window ends come from one right-to-left pass with a stack
+ * (each heading pushed and popped once), and each window is one binary
+ * search over the ascending starts of the substantive blocks.
  */
-export function hasBodyContent(structure: NoteStructure, index: number): boolean {
+export function bodyAvailability(structure: NoteStructure): (index: number) => boolean {
+  const { headings, blocks } = structure;
+  const starts: number[] = [];
+  for (const block of blocks) if (block.substantive && block.start != null) starts.push(block.start);
+  for (let index = 1; index < starts.length; index++) {
+    if (starts[index] < starts[index - 1]) return (index) => hasBodyContentByScan(structure, index);
+  }
+  const windowEnd: number[] = new Array(headings.length);
+  const candidates: number[] = [];
+  for (let index = headings.length - 1; index >= 0; index--) {
+    const level = headings[index].level;
+    while (candidates.length > 0 && headings[candidates[candidates.length - 1]].level > level) candidates.pop();
+    windowEnd[index] = candidates.length > 0 ? (headings[candidates[candidates.length - 1]].start as number) : Number.POSITIVE_INFINITY;
+    // A heading without a start never ends a window (the reference skips it), so it is no candidate.
+    if (headings[index].start != null) candidates.push(index);
+    else return (at) => hasBodyContentByScan(structure, at);
+  }
+  return (index) => {
+    const heading = headings[index];
+    if (!heading) return false;
+    const windowStart = heading.end ?? 0;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (starts[middle] < windowStart) low = middle + 1;
+      else high = middle;
+    }
+    return low < starts.length && starts[low] < windowEnd[index];
+  };
+}
+
+/** The reference definition, scanned directly (only for structures without offsets, which analysis never yields). */
+function hasBodyContentByScan(structure: NoteStructure, index: number): boolean {
   const heading = structure.headings[index];
   if (!heading) return false;
   const windowStart = heading.end ?? 0;

@@ -3,9 +3,10 @@
  * process can run the reference pipeline and the fast one side by side
  * (bench, differential tests). Each step mirrors its builder: the same
  * path checks first, one analysis per body-reading contract, and the
- * builders' own assembly functions. test/unit/fast-path.test.ts holds this equal to CONTRACTS.
+ * builders' own assembly functions. Invariant: equal to CONTRACTS for the
+ * same analyzer (test/unit/differential.test.ts). Linear bound: that of the analyzer.
  */
-import type { NoteStructure } from '../markdown';
+import type { NoteStructure } from './structure';
 import { buildMetadataFacets } from '../metadata-facets';
 import { outlineFromStructure } from '../note-outline';
 import { treeFromOutline } from '../document-tree';

@@ -1,0 +1,56 @@
+/**
+ * Offline differential run of the linear inline pass against the micromark oracle.
+ *
+ *   node --import tsx scripts/differential-inline.ts [--count 500000] [--seed 20261122]
+ *
+ * Each generated case (test/unit/analysis/generators.ts) is parsed once by the reference
+ * pipeline as a paragraph followed by a heading (ATX for one line, setext otherwise) and
+ * compared, in both positions, with normalizeHeadingText(inlinePlainText(...)). Cases whose
+ * lines happen to form other blocks are counted as skipped. Prints progress and ends with
+ * `mismatches: N`; exits 1 when N > 0.
+ */
+import fc from 'fast-check';
+import { inlineCase } from '../test/unit/analysis/generators';
+import { oracleTexts, passText } from '../test/unit/analysis/oracle';
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} needs a non-negative integer`);
+  return value;
+}
+
+const count = option('count', 500_000);
+const seed = option('seed', 20261122);
+const batch = 10_000;
+const started = Date.now();
+let done = 0;
+let compared = 0;
+let skipped = 0;
+let mismatches = 0;
+for (let round = 0; done < count; round++) {
+  const size = Math.min(batch, count - done);
+  for (const c of fc.sample(inlineCase, { seed: seed + round, numRuns: size })) {
+    const expected = oracleTexts(c.lines, c.labels);
+    if (expected === null) {
+      skipped++;
+      continue;
+    }
+    compared++;
+    const actual = passText(c.lines, c.labels);
+    if (actual !== expected.paragraph || actual !== expected.heading) {
+      mismatches++;
+      if (mismatches <= 20) {
+        console.log('MISMATCH', JSON.stringify({ lines: c.lines, labels: c.labels, expected, actual }));
+      }
+    }
+  }
+  done += size;
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`${done}/${count} cases, ${compared} compared, ${skipped} skipped, ${mismatches} mismatches, ${seconds.toFixed(0)} s`);
+}
+console.log(`cases: ${done} compared: ${compared} skipped: ${skipped} seed: ${seed}`);
+console.log(`time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`mismatches: ${mismatches}`);
+process.exitCode = mismatches > 0 ? 1 : 0;

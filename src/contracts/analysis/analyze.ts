@@ -1,0 +1,82 @@
+/**
+ * The analysis entry point on the request path: body -> NoteStructure.
+ * Invariant: returns exactly what analyzeWithMdast (the micromark oracle in
+ * ../markdown.ts) returns, for every body within the cap; there is no
+ * fallback and no micromark here. Like micromark's preprocessing, a leading
+ * byte order mark is dropped (offsets then count from after it) and NUL
+ * reads as U+FFFD. Linear bound: O(n): one block scan, one inline pass per
+ * heading or undecided paragraph source that holds inline syntax (each
+ * source is read at most twice), and a linear normalization of each
+ * heading's text.
+ */
+import { hasJsNonWhitespace } from './chars';
+import { scanBlocks, type InlineSource } from './block-scan';
+import { normalizeHeadingText } from './heading-text';
+import { inlinePlainText, normalizeLabel } from './inline-engine';
+import { assertBodyWithinCap, type NoteStructure } from './structure';
+
+export function analyzeNote(body: string): NoteStructure {
+  assertBodyWithinCap(body);
+  // Offsets count from after a leading BOM, as micromark's do.
+  const source = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  // The block scan reads NUL as U+FFFD; the inline pass gets the lines as they are, because micromark's
+  // text serialization around a replaced NUL differs from a literal U+FFFD (inline.ts mirrors that).
+  const scan = scanBlocks(source.indexOf('\0') === -1 ? source : nulAsReplacement(source));
+  const definitions = new Set<string>();
+  for (const label of scan.labels) definitions.add(normalizeLabel(label));
+
+  const plain: (string | undefined)[] = new Array(scan.sources.length);
+  const plainText = (index: number): string => {
+    const cached = plain[index];
+    if (cached !== undefined) return cached;
+    const lines = sourceLines(source, scan.sources[index]);
+    // Without a char that can begin inline syntax, the text nodes hold the lines as written; every
+    // difference (line endings, a hard break's spaces) is whitespace that the heading text folds and
+    // the substance test ignores, so the inline pass would give the same answer.
+    return (plain[index] = hasInlineSyntax(source, scan.sources[index]) ? inlinePlainText(lines, definitions) : lines.join('\n'));
+  };
+
+  return {
+    headings: scan.headings.map((heading) => ({
+      level: heading.level,
+      text: normalizeHeadingText(plainText(heading.source)),
+      start: heading.start,
+      end: heading.end,
+    })),
+    blocks: scan.blocks.map((block) => ({
+      start: block.start,
+      substantive: block.substantive || (block.pending !== null && block.pending.some((source) => hasJsNonWhitespace(plainText(source)))),
+    })),
+  };
+}
+
+function sourceLines(text: string, source: InlineSource): string[] {
+  const lines: string[] = new Array(source.starts.length);
+  for (let line = 0; line < lines.length; line++) lines[line] = text.slice(source.starts[line], source.ends[line]);
+  return lines;
+}
+
+/** A char that can begin or end inline syntax (escape, code, emphasis, link/image, html/autolink, reference) or NUL. */
+function hasInlineSyntax(text: string, source: InlineSource): boolean {
+  for (let line = 0; line < source.starts.length; line++) {
+    for (let at = source.starts[line]; at < source.ends[line]; at++) {
+      const code = text.charCodeAt(at);
+      if (code === 92 || code === 96 || code === 42 || code === 95 || code === 91 || code === 93 || code === 60 || code === 38 || code === 0) return true;
+    }
+  }
+  return false;
+}
+
+/** `text` with every NUL as U+FFFD, written into one buffer (a global regex replace keeps one piece per match). */
+function nulAsReplacement(text: string): string {
+  const out = new Uint16Array(text.length);
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    out[at] = code === 0 ? 0xfffd : code;
+  }
+  let result = '';
+  for (let from = 0; from < out.length; from += 8192) {
+    result += String.fromCharCode.apply(null, out.subarray(from, Math.min(out.length, from + 8192)) as unknown as number[]);
+  }
+  return result;
+}

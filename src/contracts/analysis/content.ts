@@ -1,0 +1,130 @@
+/**
+ * The end of a content run (micromark's `content`: definitions, then a
+ * paragraph or, under a setext underline, a heading). Invariant: the
+ * definitions micromark would take are taken first (each one a top-level
+ * block of its own when the content is top level); the rest is one
+ * paragraph or heading whose inline source is recorded for the inline pass,
+ * unless a plain scan already proves the paragraph substantive.
+ * Linear bound: O(content length): the lines are joined once for the
+ * definitions, and the substance scan reads each char at most once.
+ */
+import { AMP, HASH, LBRACKET, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup } from './chars';
+import { parseDefinition } from './definitions';
+import type { ContentHost, InlineSource } from './scan-types';
+
+export interface ContentLines {
+  starts: number[];
+  ends: number[];
+  /** micromark column each line starts at. */
+  columns: number[];
+  count: number;
+}
+
+/**
+ * Ends the open content: definitions first, then the paragraph rest, or
+ * (level 1/2, setext) a heading from the rest ending at `underlineEnd`.
+ * `owner` is the top-level record the content belongs to, or -1 when it is
+ * itself top level. Returns false when only definitions were found.
+ */
+export function endContent(
+  host: ContentHost & { pendOn(record: number, source: number): void },
+  lines: ContentLines,
+  owner: number,
+  level: number,
+  underlineEnd: number,
+): boolean {
+  const { body } = host;
+  const { starts, ends, count } = lines;
+  const topLevel = owner === -1;
+  const restLine = body.charCodeAt(starts[0]) === LBRACKET ? takeDefinitions(host, lines, topLevel) : 0;
+  if (restLine >= count) return false;
+  if (level > 0) {
+    const index = host.sources.length;
+    host.sources.push(sourceFrom(lines, restLine));
+    host.headings.push({ level, start: starts[0], end: underlineEnd, source: index });
+    if (!topLevel) host.pendOn(owner, index);
+    return true;
+  }
+  let record: number;
+  if (topLevel) {
+    record = host.blocks.length;
+    host.blocks.push({ start: starts[restLine], substantive: false, pending: null });
+  } else {
+    record = owner;
+    if (host.blocks[record].substantive) return true;
+  }
+  if (paragraphIsSubstantive(body, starts[restLine], ends[count - 1])) {
+    host.blocks[record].substantive = true;
+  } else {
+    host.sources.push(sourceFrom(lines, restLine));
+    host.pendOn(record, host.sources.length - 1);
+  }
+  return true;
+}
+
+/**
+ * True when some char before the first `](` / `][` is neither whitespace,
+ * possible markup, nor part of a character reference name: it must end up
+ * in a text, code or alt value. False means "not proven" (the inline pass
+ * decides). Container prefixes between the lines are `>` and blanks only.
+ */
+function paragraphIsSubstantive(body: string, from: number, to: number): boolean {
+  for (let at = from; at < to; at++) {
+    const code = body.charCodeAt(at);
+    if (code === RBRACKET) {
+      const next = at + 1 < to ? body.charCodeAt(at + 1) : -1;
+      if (next === LPAREN || next === LBRACKET) return false;
+      continue;
+    }
+    if (code === AMP) {
+      while (at + 1 < to) {
+        const next = body.charCodeAt(at + 1);
+        if (next === HASH || isAsciiAlphanumeric(next)) at++;
+        else break;
+      }
+      // The reference's terminating `;` is consumed with it.
+      if (at + 1 < to && body.charCodeAt(at + 1) === SEMICOLON) at++;
+      continue;
+    }
+    if (isPossiblyMarkup(code) || isJsWhitespace(code)) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * micromark definitions from the start of the content's lines. Records the
+ * labels, and a block per definition when the content is top level;
+ * returns the index of the first non-definition line.
+ */
+function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boolean): number {
+  const { body } = host;
+  const { starts, ends, columns, count } = lines;
+  // The content as micromark's content tokenizer sees it after line prefixes.
+  const parts: string[] = [];
+  const lineStarts: number[] = [];
+  let offset = 0;
+  for (let line = 0; line < count; line++) {
+    parts.push(body.slice(starts[line], ends[line]));
+    lineStarts.push(offset);
+    offset += ends[line] - starts[line] + 1;
+  }
+  const text = parts.join('\n');
+  let line = 0;
+  while (line < count && text.charCodeAt(lineStarts[line]) === LBRACKET) {
+    const parsed = parseDefinition(text, lineStarts[line], line, lineStarts, columns);
+    if (parsed === null) break;
+    if (topLevel) host.blocks.push({ start: starts[line], substantive: false, pending: null });
+    host.labels.push(parsed.label);
+    // The definition ends at a line end: the next one starts on the following line.
+    let next = line + 1;
+    while (next < count && lineStarts[next] <= parsed.end) next++;
+    line = next;
+  }
+  return line;
+}
+
+/** The inline source of the content's lines from `first` on (a module function: no closure per call). */
+function sourceFrom(lines: ContentLines, first: number): InlineSource {
+  return { starts: lines.starts.slice(first, lines.count), ends: lines.ends.slice(first, lines.count) };
+}

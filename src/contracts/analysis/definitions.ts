@@ -1,0 +1,178 @@
+/**
+ * micromark's definition construct (`[label]: destination "title"`) over
+ * the text of one content run: its lines joined by `\n`, each starting at
+ * its first non-space char. Invariant: accepts exactly what micromark
+ * 4.0.3 accepts, including the 999-code label cap, where a tab counts as
+ * the 1-4 codes micromark's preprocessing turns it into.
+ * Linear bound: one call reads forward from `start` once, O(chars read);
+ * the caller stops at the first failure, so a content run is read O(1)
+ * times in total (a title scan that fails ends the definitions).
+ */
+import { BACKSLASH, COLON, DEL, GT, LBRACKET, LF, LPAREN, LT, QUOTE, APOS, RBRACKET, RPAREN, SPACE, TAB } from './chars';
+
+/** micromark's label cap: more codes than this and it is not a label. */
+const MAX_LABEL_CODES = 999;
+
+export interface ParsedDefinition {
+  /** Index of the line ending (or text end) that closes the definition. */
+  end: number;
+  /** The raw label with every whitespace run folded to one space. */
+  label: string;
+}
+
+/**
+ * The definition starting at `start` (a `[` at the start of line `line`),
+ * or null. `lineStarts` are the lines' offsets in `text`, `lineColumns`
+ * the micromark column (0-based, tabs to multiples of 4) each line starts at.
+ */
+export function parseDefinition(
+  text: string,
+  start: number,
+  line: number,
+  lineStarts: readonly number[],
+  lineColumns: readonly number[],
+): ParsedDefinition | null {
+  const len = text.length;
+  const codeAt = (i: number): number => (i < len ? text.charCodeAt(i) : -1);
+  // Label.
+  let at = start + 1;
+  let column = lineColumns[line] + 1;
+  let seen = false;
+  let codes = 0;
+  for (;;) {
+    const code = codeAt(at);
+    if (code === -1 || code === LBRACKET) return null;
+    if (code === RBRACKET) {
+      if (!seen) return null;
+      break;
+    }
+    if (code === LF) {
+      at++;
+      line++;
+      column = lineColumns[line];
+      continue;
+    }
+    if (code === TAB) {
+      codes += 4 - (column % 4);
+      column += 4 - (column % 4);
+    } else {
+      if (code !== SPACE) seen = true;
+      codes++;
+      column++;
+    }
+    if (code === BACKSLASH) {
+      const next = codeAt(at + 1);
+      if (next === LBRACKET || next === BACKSLASH || next === RBRACKET) {
+        at++;
+        codes++;
+        column++;
+      }
+    }
+    at++;
+    if (codes > MAX_LABEL_CODES) return null;
+  }
+  const rawLabel = text.slice(start + 1, at);
+  at++;
+  if (codeAt(at) !== COLON) return null;
+  at++;
+  // Whitespace, including at most the line endings content can hold.
+  at = skipWhitespaceAndLineEndings(text, at);
+  // Destination.
+  let code = codeAt(at);
+  if (code === LT) {
+    at++;
+    for (;;) {
+      code = codeAt(at);
+      if (code === GT) {
+        at++;
+        break;
+      }
+      if (code === -1 || code === LT || code === LF) return null;
+      if (code === BACKSLASH) {
+        const next = codeAt(at + 1);
+        if (next === LT || next === GT || next === BACKSLASH) at++;
+      }
+      at++;
+    }
+  } else {
+    if (code === -1 || code === SPACE || code === RPAREN || code < 32 || code === DEL) return null;
+    let balance = 0;
+    for (;;) {
+      code = codeAt(at);
+      if (balance === 0 && (code === -1 || code === RPAREN || code === LF || code === SPACE || code === TAB)) break;
+      if (code === LPAREN) {
+        balance++;
+        at++;
+        continue;
+      }
+      if (code === RPAREN) {
+        balance--;
+        at++;
+        continue;
+      }
+      if (code === -1 || code === SPACE || code < 32 || code === DEL) return null;
+      if (code === BACKSLASH) {
+        const next = codeAt(at + 1);
+        if (next === LPAREN || next === RPAREN || next === BACKSLASH) at++;
+      }
+      at++;
+    }
+  }
+  const destinationEnd = at;
+  // Optional title, which needs whitespace (or a line ending) before it.
+  const titleEnd = parseTitleAfter(text, destinationEnd);
+  if (titleEnd !== -1) return { end: titleEnd, label: foldLabel(rawLabel) };
+  at = destinationEnd;
+  while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
+  code = codeAt(at);
+  if (code === -1 || code === LF) return { end: at, label: foldLabel(rawLabel) };
+  return null;
+}
+
+function skipWhitespaceAndLineEndings(text: string, at: number): number {
+  for (;;) {
+    const code = at < text.length ? text.charCodeAt(at) : -1;
+    if (code === SPACE || code === TAB || code === LF) at++;
+    else return at;
+  }
+}
+
+/** Title with its leading whitespace and trailing spaces up to a line end; returns that end or -1. */
+function parseTitleAfter(text: string, at: number): number {
+  const len = text.length;
+  const codeAt = (i: number): number => (i < len ? text.charCodeAt(i) : -1);
+  let code = codeAt(at);
+  if (!(code === SPACE || code === TAB || code === LF)) return -1;
+  at = skipWhitespaceAndLineEndings(text, at);
+  code = codeAt(at);
+  if (code !== QUOTE && code !== APOS && code !== LPAREN) return -1;
+  const marker = code === LPAREN ? RPAREN : code;
+  at++;
+  for (;;) {
+    code = codeAt(at);
+    if (code === marker) {
+      at++;
+      break;
+    }
+    if (code === -1) return -1;
+    if (code === LF) {
+      at++;
+      // A title may continue on the next line, after its line prefix.
+      while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
+      continue;
+    }
+    if (code === BACKSLASH) {
+      const next = codeAt(at + 1);
+      if (next === marker || next === BACKSLASH) at++;
+    }
+    at++;
+  }
+  while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
+  code = codeAt(at);
+  return code === -1 || code === LF ? at : -1;
+}
+
+/** The label with every whitespace run (line endings included) folded to one space. */
+function foldLabel(raw: string): string {
+  return raw.replace(/[\t\n\r ]+/g, ' ');
+}

@@ -1,0 +1,10 @@
+/**
+ * The Markdown analysis behind the four body-reading contracts: a linear
+ * block scan (block-scan.ts, content.ts, definitions.ts, html-flow.ts,
+ * leaf-lines.ts), the inline pass behind inline-engine.ts, and heading-text
+ * normalization. No I/O and no Node APIs: it runs in workerd.
+ */
+export { analyzeNote } from './analyze';
+export { scanBlocks, type ScanResult } from './block-scan';
+export { runContractsWith, type Analyzer, type ContractPayloads } from './contracts';
+export * from './structure';

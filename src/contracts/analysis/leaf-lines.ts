@@ -1,0 +1,68 @@
+/**
+ * Single-line tests of micromark's leaf constructs (ATX opening and
+ * content range, code fences, setext underlines). Invariant: each is
+ * micromark 4.0.3's rule for one line, read from the given offset.
+ * Linear bound: O(line length) per call; the block scan makes O(1) calls
+ * per line for each.
+ */
+import { BACKTICK, HASH, SPACE, TAB } from './chars';
+
+/** End of the `#{1,6}` opening at `start` when followed by whitespace or line end; else -1. */
+export function atxOpeningEnd(body: string, start: number, end: number): number {
+  let at = start;
+  while (at < end && body.charCodeAt(at) === HASH && at - start < 6) at++;
+  if (at === end) return at;
+  const code = body.charCodeAt(at);
+  return code === SPACE || code === TAB ? at : -1;
+}
+
+/** The heading text range of an ATX line whose opening ends at `openEnd`: [from, to). */
+export function atxContent(body: string, openEnd: number, end: number): [number, number] {
+  let from = openEnd;
+  while (from < end && isBlank(body.charCodeAt(from))) from++;
+  let to = end;
+  while (to > from && isBlank(body.charCodeAt(to - 1))) to--;
+  if (to > from && body.charCodeAt(to - 1) === HASH) {
+    let run = to;
+    while (run > from && body.charCodeAt(run - 1) === HASH) run--;
+    if (run === from) to = from;
+    else if (isBlank(body.charCodeAt(run - 1))) {
+      to = run;
+      while (to > from && isBlank(body.charCodeAt(to - 1))) to--;
+    }
+  }
+  return [from, to];
+}
+
+/** Opening fence length (>= 3) at `start`, or 0; backtick fences take no backtick after the run. */
+export function fenceOpening(body: string, start: number, end: number, marker: number): number {
+  let at = start;
+  while (at < end && body.charCodeAt(at) === marker) at++;
+  const size = at - start;
+  if (size < 3) return 0;
+  if (marker === BACKTICK) {
+    for (; at < end; at++) if (body.charCodeAt(at) === BACKTICK) return 0;
+  }
+  return size;
+}
+
+/** A run of `marker` of at least `size` at `start`, then only spaces/tabs. */
+export function isClosingFence(body: string, start: number, end: number, marker: number, size: number): boolean {
+  let at = start;
+  while (at < end && body.charCodeAt(at) === marker) at++;
+  if (at - start < size) return false;
+  for (; at < end; at++) if (!isBlank(body.charCodeAt(at))) return false;
+  return true;
+}
+
+/** A run of `marker` at `start`, then only spaces/tabs. */
+export function isSetextUnderline(body: string, start: number, end: number, marker: number): boolean {
+  let at = start;
+  while (at < end && body.charCodeAt(at) === marker) at++;
+  for (; at < end; at++) if (!isBlank(body.charCodeAt(at))) return false;
+  return true;
+}
+
+function isBlank(code: number): boolean {
+  return code === SPACE || code === TAB;
+}

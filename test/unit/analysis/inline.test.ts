@@ -1,0 +1,135 @@
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import type { Nodes } from 'mdast';
+import { describe, expect, it } from 'vitest';
+import { inlinePlainText, normalizeLabel } from '../../../src/contracts/analysis/inline';
+import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
+import { inlineCase } from './generators';
+import { compareCase, oracleTexts, passText, type Comparison } from './oracle';
+import { SHAPES } from './pathological';
+
+const spec = createRequire(import.meta.url)('commonmark-spec') as { tests: { markdown: string; example: number }[] };
+
+function expectNoMismatch(result: Comparison): void {
+  expect(result.mismatches.slice(0, 5)).toEqual([]);
+  expect(result.compared).toBeGreaterThan(0);
+}
+
+describe('inlinePlainText against the micromark oracle', () => {
+  it('agrees on the inline content of every CommonMark 0.31.2 example', () => {
+    const result: Comparison = { compared: 0, skipped: 0, mismatches: [] };
+    for (const example of spec.tests) {
+      const markdown = example.markdown.replace(/→/g, '\t');
+      const labels: string[] = [];
+      const stack: Nodes[] = [fromMarkdown(markdown)];
+      while (stack.length > 0) {
+        const node = stack.pop() as Nodes;
+        if (node.type === 'definition' && node.label) labels.push(node.label);
+        if ('children' in node) stack.push(...(node.children as Nodes[]));
+      }
+      // Each run of non-blank lines as a paragraph and a setext heading; each line alone as an ATX heading and a paragraph.
+      const groups: string[][] = [[]];
+      for (const line of markdown.replace(/\n$/, '').split('\n')) {
+        if (line.trim() === '') groups.push([]);
+        else (groups[groups.length - 1] as string[]).push(line);
+      }
+      for (const group of groups.filter((g) => g.length > 0)) {
+        compareCase(group, labels, 'paragraph', result);
+        compareCase(group, labels, 'setext', result);
+        for (const line of group) {
+          compareCase([line], labels, 'atx', result);
+          compareCase([line], labels, 'paragraph', result);
+        }
+      }
+    }
+    expectNoMismatch(result);
+    expect(result.compared).toBeGreaterThan(2500);
+  });
+
+  it('agrees on generated inline content in paragraph and heading positions (fixed seed)', () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(inlineCase, ({ lines, labels }) => {
+        const expected = oracleTexts(lines, labels);
+        if (expected === null) return;
+        compared++;
+        const actual = passText(lines, labels);
+        expect({ lines, labels, text: actual }).toEqual({ lines, labels, text: expected.paragraph });
+        expect(actual).toBe(expected.heading);
+      }),
+      { seed: 20261122, numRuns: 2500 },
+    );
+    expect(compared).toBeGreaterThan(2000);
+  });
+
+  it('agrees on long link destinations and titles (paren tables, title tables)', () => {
+    const pieces = ['[a](', '](', '(', '(', ')', ')', ')', '\\', '\\(', 'b', 'b', ' ', '"', "'", '<', '>', '[', ']', '![', '\t', '\n'];
+    const text = fc.array(fc.constantFrom(...pieces), { minLength: 30, maxLength: 200 }).map((t) => t.join(''));
+    let compared = 0;
+    fc.assert(
+      fc.property(text, (value) => {
+        const lines = value.split('\n').filter((line) => line.trim() !== '');
+        const expected = lines.length > 0 ? oracleTexts(lines, []) : null;
+        if (expected === null) return;
+        compared++;
+        expect(passText(lines, [])).toBe(expected.paragraph);
+      }),
+      { seed: 11, numRuns: 600 },
+    );
+    expect(compared).toBeGreaterThan(300);
+  });
+
+  it('agrees on every pathological shape at 2 KB in paragraph, ATX and setext positions', () => {
+    const mismatches: unknown[] = [];
+    for (const shape of SHAPES) {
+      const line = shape.make(2000);
+      // One parse each: the content as a paragraph and then as an ATX (one line) or setext (two lines) heading.
+      for (const lines of [[line], [line.slice(0, 1000), line.slice(1000)]]) {
+        const expected = oracleTexts(lines, shape.labels);
+        expect(expected, shape.name).not.toBeNull();
+        const actual = passText(lines, shape.labels);
+        if (actual !== expected?.paragraph || actual !== expected.heading) mismatches.push({ shape: shape.name, lines: lines.length });
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('resolves long, whitespace-heavy and case-folded reference labels like micromark', () => {
+    const cases: [string[], string[]][] = [
+      [['[a' + ' '.repeat(100) + 'b] x'], ['a b']],
+      [['![a' + ' '.repeat(100), 'b][] x'], ['a b']],
+      [['[a' + ' \t '.repeat(50) + 'c] [a b]'], ['a b']],
+      [['[' + 'x'.repeat(30) + '] [' + 'x '.repeat(40) + ']'], ['x'.repeat(30)]],
+      [['[ẞ' + ' '.repeat(40) + '] [SS]'], ['ß']],
+      [['[*x*] [x\\]] [x\\]][x\\]]'], ['*x*', 'x\\]']],
+    ];
+    for (const [lines, labels] of cases) {
+      const expected = oracleTexts(lines, labels);
+      expect(expected).not.toBeNull();
+      expect(passText(lines, labels)).toBe(expected?.paragraph);
+      expect(passText(lines, labels)).toBe(expected?.heading);
+    }
+  });
+
+  it('handles 100,000-deep nesting of brackets, images and emphasis without recursion', () => {
+    const depth = 100_000;
+    const brackets = inlinePlainText(['['.repeat(depth) + 'a' + ']'.repeat(depth)], new Set(['A']));
+    expect(brackets.replace(/\s+/g, '')).toBe('['.repeat(depth - 1) + 'a' + ']'.repeat(depth - 1));
+    const images = inlinePlainText(['!['.repeat(depth) + 'a' + '](b)'.repeat(depth)], new Set());
+    expect(images.trim()).toBe('a');
+    const emphasis = inlinePlainText(['*a **a '.repeat(depth) + 'b' + ' a** a*'.repeat(depth)], new Set());
+    expect(emphasis.replace(/\s+/g, '')).toBe('aa'.repeat(depth) + 'b' + 'aa'.repeat(depth));
+  });
+});
+
+describe('normalizeLabel', () => {
+  it("is micromark's normalizeIdentifier", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'B', ' ', '\t', '\n', '\r', 'ẞ', 'ß', 'Σ', 'ς', 'İ', 'ǅ', '\u00a0'), maxLength: 12 }), (label) => {
+        expect(normalizeLabel(label)).toBe(normalizeIdentifier(label));
+      }),
+      { seed: 3, numRuns: 2000 },
+    );
+  });
+});

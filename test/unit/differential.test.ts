@@ -1,0 +1,171 @@
+/**
+ * Differential tests: the linear analysis on the request path must return
+ * exactly what the micromark oracle (analyzeWithMdast) returns, as a
+ * NoteStructure and as the four payloads: on every CommonMark 0.31.2
+ * example, the shared corpus, fixed-seed generated notes, and every
+ * pathological shape of cmark and md4c at a size micromark still finishes.
+ * The offline run of the same generators is scripts/differential.ts.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CONTRACTS, CONTRACT_NAMES, ContractError, decodeWireFrontmatter } from '../../src/contracts';
+import { analyzeNote, runContractsWith } from '../../src/contracts/analysis';
+import { analyzeWithMdast } from '../../src/contracts/markdown';
+import type { Frontmatter } from '../../src/contracts/types';
+import {
+  deepNestingNote, emphasisNote, grammarNote, inlineFloodNote, inlineNote, nestedNote, preprocessNote, rawNote,
+} from '../support/markdown/arbitraries';
+import { differential } from '../support/markdown/differential';
+import { pathologicalCases, pathologicalNote } from '../support/markdown/pathological';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sharedRoot = path.resolve(repoRoot, '../shared');
+const notesFile = path.join(sharedRoot, 'corpus', 'knowtation-notes.json');
+const expectedFile = path.join(sharedRoot, 'corpus', 'knowtation-expected.json');
+const corpusPresent = existsSync(notesFile) && existsSync(expectedFile);
+if (!corpusPresent) console.warn(`differential: shared corpus not found under ${sharedRoot}; corpus tests skipped`);
+
+interface CorpusNote {
+  path: string;
+  frontmatter: Record<string, unknown>;
+  body: string;
+}
+
+describe.skipIf(!corpusPresent)('linear analysis on the shared corpus', () => {
+  const notes: CorpusNote[] = corpusPresent ? JSON.parse(readFileSync(notesFile, 'utf8')) : [];
+  const expected: Record<string, unknown>[] = corpusPresent ? JSON.parse(readFileSync(expectedFile, 'utf8')) : [];
+
+  it('gives the oracle structure and payloads for every note body', () => {
+    expect(notes.length).toBeGreaterThan(100);
+    for (const note of notes) expect(differential(note.body), note.path).toBeNull();
+  }, 60_000);
+
+  it('yields the four reference payloads, through the helper and through CONTRACTS', () => {
+    expect(expected.length).toBe(notes.length);
+    notes.forEach((note, index) => {
+      const frontmatter = decodeWireFrontmatter(JSON.stringify(note.frontmatter)) as Frontmatter;
+      const payloads = runContractsWith(analyzeNote, note.path, frontmatter, note.body);
+      for (const name of CONTRACT_NAMES) {
+        const want = JSON.stringify(expected[index][`get_${name}`]);
+        expect(JSON.stringify(payloads[name]), `${note.path} ${name}`).toBe(want);
+        expect(JSON.stringify(CONTRACTS[name](note.path, frontmatter, note.body)), `${note.path} ${name} (CONTRACTS)`).toBe(want);
+      }
+    });
+  }, 60_000);
+});
+
+describe('linear analysis on the CommonMark 0.31.2 examples', () => {
+  const tests = (createRequire(import.meta.url)('commonmark-spec') as { tests: { markdown: string; number: number }[] }).tests;
+
+  it('gives the oracle structure and payloads for every example', () => {
+    expect(tests.length).toBe(652);
+    for (const example of tests) {
+      expect(differential(example.markdown.replace(/→/g, '\t')), `example ${example.number}`).toBeNull();
+    }
+  }, 60_000);
+});
+
+function expectParity(arbitrary: fc.Arbitrary<string>, numRuns: number, seed: number): void {
+  fc.assert(
+    fc.property(arbitrary, (markdown) => {
+      expect(differential(markdown)).toBeNull();
+    }),
+    { numRuns, seed },
+  );
+}
+
+describe('linear analysis on generated notes (fast-check, fixed seeds)', () => {
+  it('block grammar: containers, indentation and tabs, fences, html kinds, setext, definitions, lazy lines', () => {
+    expectParity(grammarNote, 1500, 20261121);
+  }, 60_000);
+
+  it('inline-heavy notes: references, definitions across lines, empty links and images, entities', () => {
+    expectParity(inlineNote, 600, 20261122);
+  }, 60_000);
+
+  it('inline floods: delimiters, brackets, code spans, html, entities, escapes, references', () => {
+    expectParity(inlineFloodNote, 1500, 20261126);
+  }, 60_000);
+
+  it('headings decided by emphasis and code-span rules', () => {
+    expectParity(emphasisNote, 800, 20261123);
+  }, 60_000);
+
+  it('character soup', () => {
+    expectParity(rawNote, 1000, 20261124);
+  }, 60_000);
+
+  it('list and quote nesting with item indentation, siblings and lazy lines', () => {
+    expectParity(nestedNote, 600, 20261125);
+  }, 60_000);
+
+  it('containers nested deeper than 32, then continued, lazy and blank lines', () => {
+    expectParity(deepNestingNote, 100, 20261127);
+  }, 60_000);
+
+  it('a leading BOM, NUL, CR and CRLF, tabs in prefixes and labels', () => {
+    expectParity(preprocessNote, 600, 20261128);
+  }, 60_000);
+});
+
+describe('pathological shapes of cmark and md4c at 2 KB (block shapes 1 KB), in every position', () => {
+  it.each(pathologicalCases().map(({ shape, position }) => [shape.name, position, shape] as const))(
+    '%s (%s)',
+    (_name, position, shape) => {
+      expect(differential(pathologicalNote(shape, position, shape.kind === 'block' ? 1_000 : 2_000))).toBeNull();
+    },
+  );
+});
+
+describe('cases the old scanner declined, and micromark quirks', () => {
+  const cases: [string, string][] = [
+    ['a NUL character', '# Title\0x\n\nbody\0text\n'],
+    ['a byte order mark', '\uFEFF# Title\n\ntext\n'],
+    ['a byte order mark that is not leading', '# a\n\uFEFF# b\n'],
+    ['containers nested 40 deep', `${'> '.repeat(40)}# Deep\n\ntext\n`],
+    ['list items nested 100 deep, then blank lines', `${'- '.repeat(100)}a\n\n\n${'  '.repeat(100)}b\n`],
+    ['a label of 999 codes', `[${'x'.repeat(999)}]: /url\n\n# [${'x'.repeat(999)}]\n`],
+    ['a label of 1,000 codes', `[${'x'.repeat(1000)}]: /url\n\n# [${'x'.repeat(1000)}]\n`],
+    ['a label whose tab makes it 1,000 codes', `[\t${'x'.repeat(996)}]: /url\n\n# x\n`],
+    ['more inline delimiters than the old budget', `# Title\n\ntext ${'[x '.repeat(4200)}\n`],
+    ['lazy condition-7 html stays inside the quote', '> foo\n<a href="x">\n# h'],
+    ['...unless it ends the note without a line ending', '> foo\n<a href="x">'],
+    ['and it continues on the item next line', '- a\n<b>\n  c'],
+    ['the interrupt flag survives indented code lookahead', '    code\n\n2. x'],
+    ['and a nested container start on the same line', 'a\n> -'],
+    ['indented code begun on a lazy line is one line', '># \n \t# \n    # '],
+    ['a setext heading starts at its definitions', '[a]: /b\nFoo\n==='],
+    ['definitions only: the underline is a paragraph', '[a]: /b\n==='],
+  ];
+
+  it.each(cases)('%s', (_what, body) => {
+    expect(differential(body)).toBeNull();
+  });
+
+  it('refuses a body over the input cap exactly as the oracle does', () => {
+    const body = 'x'.repeat(1_000_001);
+    expect(() => analyzeNote(body)).toThrow(ContractError);
+    expect(() => analyzeNote(body)).toThrow('Note too large');
+    expect(() => analyzeWithMdast(body)).toThrow('Note too large');
+    expect(analyzeNote('x'.repeat(1_000_000)).blocks).toHaveLength(1);
+  });
+});
+
+describe('request-path analysis portability', () => {
+  it('uses no Node API, does no I/O and imports no micromark or mdast (it runs in workerd)', () => {
+    const dir = path.join(repoRoot, 'src/contracts/analysis');
+    const sources = readdirSync(dir).filter((file) => file.endsWith('.ts'));
+    expect(sources.length).toBeGreaterThan(0);
+    for (const file of sources) {
+      const source = readFileSync(path.join(dir, file), 'utf8');
+      expect(source, file).not.toMatch(/from ['"]node:|require\(|\bprocess\.|\bBuffer\b|\bfetch\(|globalThis/);
+      // No parser on the request path: not micromark itself, not mdast, not the oracle module.
+      expect(source, file).not.toMatch(/from ['"](micromark|mdast-util-[a-z-]+|[./]*markdown)['"]/);
+      expect(source.split('\n').length, `${file} stays under ~600 lines`).toBeLessThanOrEqual(650);
+    }
+  });
+});
