@@ -35,7 +35,7 @@ import { readContract, TOOL_BY_CONTRACT } from '../read-note';
 import { resolveVault } from '../vault/path';
 import type { RouteContext } from './context';
 import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
-import { errorHeaders, isOriginAllowed, jsonResponse } from './responses';
+import { errorHeaders, isOriginAllowed, jsonResponse, streamedTextBody, textSlices } from './responses';
 import { takeRateLimit } from '../rate-limit';
 import { decideEra, type EraRefusal } from './mcp-era';
 import { fixedErrorsOnRefusal, UNKNOWN_TOOL_MESSAGE, withFixedErrorMessage } from './mcp-messages';
@@ -245,17 +245,26 @@ async function embedPayload(response: Response, exchange: Exchange): Promise<Res
   const contentAt = envelope.indexOf(JSON.stringify(placeholders.content));
   const structuredAt = envelope.indexOf(JSON.stringify(placeholders.structuredContent));
   if (contentAt < 0 || structuredAt < 0) throw new Error('tool answer envelope without its stand-ins');
-  const content = JSON.stringify([{ type: 'text', text: payloadText }]);
+  // content is [{"type":"text","text":<payload as a JSON string>}]: escaped slice by slice, never as a whole.
+  function* contentPieces(): Generator<string> {
+    yield '[{"type":"text","text":"';
+    for (const slice of textSlices(payloadText as string)) yield JSON.stringify(slice).slice(1, -1);
+    yield '"}]';
+  }
   const cuts = [
-    { at: contentAt, length: placeholders.content.length + 2, text: content },
-    { at: structuredAt, length: placeholders.structuredContent.length + 2, text: payloadText },
+    { at: contentAt, length: placeholders.content.length + 2, pieces: contentPieces },
+    { at: structuredAt, length: placeholders.structuredContent.length + 2, pieces: () => textSlices(payloadText) },
   ].sort((a, b) => a.at - b.at);
-  let body = envelope.slice(0, cuts[0].at) + cuts[0].text;
-  body += envelope.slice(cuts[0].at + cuts[0].length, cuts[1].at) + cuts[1].text;
-  body += envelope.slice(cuts[1].at + cuts[1].length);
+  function* bodyPieces(): Generator<string> {
+    yield envelope.slice(0, cuts[0].at);
+    yield* cuts[0].pieces();
+    yield envelope.slice(cuts[0].at + cuts[0].length, cuts[1].at);
+    yield* cuts[1].pieces();
+    yield envelope.slice(cuts[1].at + cuts[1].length);
+  }
   const headers = new Headers(response.headers);
   headers.delete('Content-Length');
-  return new Response(body, { status: 200, headers });
+  return new Response(streamedTextBody(bodyPieces()), { status: 200, headers });
 }
 
 function rpcError(status: number, code: number, message: string, headers: HeadersInit = {}, data?: unknown): Response {

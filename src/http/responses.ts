@@ -23,6 +23,47 @@ export function jsonResponse(body: unknown, status = 200, headers: HeadersInit =
   return response;
 }
 
+/** Largest slice of a string encoded at once when a body is streamed. */
+const STREAM_SLICE_CHARS = 64 * 1024;
+
+/** Slices of text that never split a surrogate pair, so each slice encodes (and JSON-escapes) as it would in place. */
+export function* textSlices(text: string): Generator<string> {
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + STREAM_SLICE_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    yield text.slice(at, end);
+    at = end;
+  }
+}
+
+/**
+ * A body streamed from text pieces, encoded one slice at a time: a large
+ * payload's text is never joined into one more string or encoded into one
+ * full byte copy (issue 11: at most one copy of a large payload in memory).
+ */
+export function streamedTextBody(pieces: Iterable<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = pieces[Symbol.iterator]();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      for (;;) {
+        const next = iterator.next();
+        if (next.done) return controller.close();
+        if (next.value === '') continue;
+        return controller.enqueue(encoder.encode(next.value));
+      }
+    },
+  });
+}
+
+/** A contract payload as JSON, streamed from its one serialization. */
+export function payloadResponse(payload: unknown): Response {
+  const response = new Response(streamedTextBody(textSlices(JSON.stringify(payload))), { status: 200 });
+  response.headers.set('Content-Type', 'application/json; charset=utf-8');
+  return response;
+}
+
 export function errorResponse(status: number, code: string, message: string, headers: HeadersInit = {}): Response {
   return jsonResponse({ error: message, code }, status, headers);
 }

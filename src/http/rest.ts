@@ -8,7 +8,7 @@ import { outcomeCode, type ReadError } from '../errors';
 import { readContract } from '../read-note';
 import { takeRateLimit } from '../rate-limit';
 import type { RouteContext, RouteHandler } from './context';
-import { jsonResponse, restErrorResponse } from './responses';
+import { payloadResponse, restErrorResponse } from './responses';
 
 const NOT_CONFIGURED: Record<ContractName, string> = {
   note_outline: 'Hosted NoteOutline is not configured',
@@ -41,6 +41,6 @@ export function restRoute(contract: ContractName): RouteHandler {
       vaultHeader: request.headers.get('X-Vault-Id'),
       log,
     });
-    return result.ok ? jsonResponse(result.value) : refuse(result.error);
+    return result.ok ? payloadResponse(result.value) : refuse(result.error);
   };
 }
