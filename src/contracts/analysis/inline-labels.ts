@@ -22,6 +22,11 @@
  * disjoint. Memory: O(1) beyond the normalized strings.
  */
 
+import { fromCodeUnits } from './inline-buffers';
+
+const TAB = 9;
+const LF = 10;
+const CR = 13;
 const SPACE = 32;
 const LBRACKET = 91;
 const BACKSLASH = 92;
@@ -29,21 +34,38 @@ const RBRACKET = 93;
 
 /** micromark's normalizeIdentifier: collapse [\t\n\r ]+ to ' ', trim, toLowerCase().toUpperCase(). */
 export function normalizeLabel(label: string): string {
-  // Fast path: printable ASCII without whitespace, where case folding is plain upper-casing.
-  let simple = true;
+  // One scan decides which steps can change anything: whitespace folding only when a tab, a
+  // line ending, an end space or two spaces in a row occur; for ASCII, lower- then
+  // upper-casing is plain upper-casing.
+  const n = label.length;
+  let ascii = true;
+  let fold = false;
+  for (let i = 0; i < n; i++) {
+    const c = label.charCodeAt(i);
+    if (c >= 127) ascii = false;
+    else if (c === SPACE) {
+      if (i === 0 || i === n - 1 || label.charCodeAt(i + 1) <= SPACE) fold = true;
+    } else if (c === TAB || c === LF || c === CR) fold = true;
+  }
+  const folded = fold ? foldWhitespace(label) : label;
+  return ascii ? folded.toUpperCase() : folded.toLowerCase().toUpperCase();
+}
+
+/** `label` with every [\t\n\r ]+ run turned into one space and none at either end. */
+function foldWhitespace(label: string): string {
+  const out = new Uint16Array(label.length);
+  let w = 0;
+  let pending = false;
   for (let i = 0; i < label.length; i++) {
     const c = label.charCodeAt(i);
-    if (c <= SPACE || c >= 127) {
-      simple = false;
-      break;
+    if (c === SPACE || c === TAB || c === LF || c === CR) pending = w > 0;
+    else {
+      if (pending) out[w++] = SPACE;
+      pending = false;
+      out[w++] = c;
     }
   }
-  if (simple) return label.toUpperCase();
-  return label
-    .replace(/[\t\n\r ]+/g, ' ')
-    .replace(/^ | $/g, '')
-    .toLowerCase()
-    .toUpperCase();
+  return fromCodeUnits(out, w);
 }
 
 /** Label lookups of one inline pass over `src`. */
