@@ -9,7 +9,7 @@
  *
  *   node --import tsx scripts/inline-timing.ts
  */
-import { inlinePlainText } from '../src/contracts/analysis/inline';
+import { inlinePlainText, normalizeLabel } from '../src/contracts/analysis/inline';
 import { normalizeNfc } from '../src/contracts/analysis/normalize-nfc';
 import { SHAPES } from '../test/unit/analysis/pathological';
 
@@ -47,7 +47,7 @@ function measure(name: string, make: (size: number) => string, work: (text: stri
 }
 
 for (const shape of SHAPES) {
-  const definitions = new Set(shape.labels.map((label) => label.toUpperCase()));
+  const definitions = new Set(shape.labels.map(normalizeLabel));
   measure(shape.name, shape.make, (text) => normalizeNfc(inlinePlainText([text], definitions)));
 }
 const marks = (unit: string) => (size: number) => 'a' + unit.repeat(Math.floor(size / unit.length));

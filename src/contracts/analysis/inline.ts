@@ -14,10 +14,9 @@
  * removed at most once; brackets use a stack with a floor below which link openers are
  * inactive; code spans find their closer through per-length cursors over the backtick runs;
  * lookahead scanners (inline-scanners.ts) are memoized. The output is the source with the
- * recorded edits applied, copied once into a code-unit buffer. No recursion. One exception to
- * O(n) with constant 1: a `]` whose label could match a definition normalizes at most
- * 2 x (longest defined label) non-space characters, so O(n x longest label) in the worst case
- * (never more than O(n) when the note defines no labels).
+ * recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
+ * (inline-labels.ts) cost O(n) over the whole pass whatever the defined labels' lengths: only
+ * spans without a bare bracket are normalized, and those are disjoint.
  */
 
 import { classifyCharacter } from 'micromark-util-classify-character';
@@ -25,12 +24,14 @@ import {
   HtmlScanner,
   LinkScanner,
   isAsciiPunctuation,
-  isSpaceOrEol,
   scanAutolink,
   scanCharacterReference,
   scanReferenceLabel,
 } from './inline-scanners';
 import { Ints, fromCodeUnits } from './inline-buffers';
+import { LabelLookup } from './inline-labels';
+
+export { normalizeLabel } from './inline-labels';
 
 const TAB = 9;
 const LF = 10;
@@ -61,25 +62,6 @@ function classify(code: number): number {
   if (code < 0) return WHITESPACE;
   if (code < 128) return ASCII_CLASS[code] as number;
   return classifyCharacter(code) ?? OTHER;
-}
-
-/** micromark's normalizeIdentifier: collapse [\t\n\r ]+ to ' ', trim, toLowerCase().toUpperCase(). */
-export function normalizeLabel(label: string): string {
-  // Fast path: printable ASCII without whitespace, where case folding is plain upper-casing.
-  let simple = true;
-  for (let i = 0; i < label.length; i++) {
-    const c = label.charCodeAt(i);
-    if (c <= SPACE || c >= 127) {
-      simple = false;
-      break;
-    }
-  }
-  if (simple) return label.toUpperCase();
-  return label
-    .replace(/[\t\n\r ]+/g, ' ')
-    .replace(/^ | $/g, '')
-    .toLowerCase()
-    .toUpperCase();
 }
 
 /** Joins the content lines as micromark's text tokenizer sees them: line prefixes stripped (NUL is replaced by the caller). */
@@ -123,7 +105,8 @@ const STAR_BIT = 8;
 /**
  * Raw plain text (before NFC and whitespace folding) of the inline content `lines` (paragraph,
  * setext text lines, or one ATX content line; container prefixes removed, no line endings),
- * given the normalized labels the note defines.
+ * given the normalized labels the note defines (each as normalizeLabel gives a definition's
+ * label: the lookup relies on it holding no unescaped bracket, see inline-labels.ts).
  */
 export function inlinePlainText(lines: readonly string[], definitions: ReadonlySet<string>): string {
   const source = prepareSource(lines);
@@ -174,16 +157,16 @@ class InlinePass {
   private html: HtmlScanner | null = null;
   private links: LinkScanner | null = null;
   private codeRuns: Map<number, { starts: number[]; cursor: number }> | null = null;
-  private maxDefinition = -1;
-  private nonSpaceCount: Int32Array | null = null;
+  private readonly labels: LabelLookup;
 
   constructor(
     private readonly src: string,
-    private readonly definitions: ReadonlySet<string>,
+    definitions: ReadonlySet<string>,
     /** 1 where the source held NUL (now U+FFFD), or null when it held none. */
     private readonly nul: Uint8Array | null,
   ) {
     this.n = src.length;
+    this.labels = new LabelLookup(src, definitions);
   }
 
   run(): string {
@@ -398,12 +381,12 @@ class InlinePass {
     if (next === LPAREN) {
       this.links ??= new LinkScanner(src);
       end = this.links.resource(p + 1);
-      if (end < 0 && this.defined(labelStart, p)) end = p + 1;
+      if (end < 0 && this.labels.defined(labelStart, p)) end = p + 1;
     } else if (next === LBRACKET) {
       const labelEnd = scanReferenceLabel(src, p + 1);
-      if (labelEnd >= 0 && this.definitions.has(normalizeLabel(src.slice(p + 2, labelEnd - 1)))) end = labelEnd;
-      else if (this.defined(labelStart, p) && src.charCodeAt(p + 2) === RBRACKET) end = p + 3;
-    } else if (this.defined(labelStart, p)) end = p + 1;
+      if (labelEnd >= 0 && this.labels.definedLabel(p + 2, labelEnd - 1)) end = labelEnd;
+      else if (this.labels.defined(labelStart, p) && src.charCodeAt(p + 2) === RBRACKET) end = p + 3;
+    } else if (this.labels.defined(labelStart, p)) end = p + 1;
     stack.length--;
     if (end < 0) return -1;
     this.processEmphasis((bottomImage >> 1) - 1);
@@ -411,39 +394,6 @@ class InlinePass {
     this.item(image ? IMAGE_CLOSE : LINK_CLOSE, p, end, 0);
     if (!image) this.linkFloor = stack.length;
     return end;
-  }
-
-  /** Whether the label text [start, end) normalizes to a defined label (bounded work per call). */
-  private defined(start: number, end: number): boolean {
-    if (this.definitions.size === 0) return false;
-    if (this.maxDefinition < 0) {
-      for (const label of this.definitions) this.maxDefinition = Math.max(this.maxDefinition, label.length);
-    }
-    if (end - start > 4 * this.maxDefinition + 8) {
-      // A long label can only match when it is mostly whitespace: count its other characters first.
-      if (this.nonSpaceCount === null) {
-        const src = this.src;
-        const counts = new Int32Array(this.n + 1);
-        for (let k = 0; k < this.n; k++) counts[k + 1] = (counts[k] as number) + (isSpaceOrEol(src.charCodeAt(k)) ? 0 : 1);
-        this.nonSpaceCount = counts;
-      }
-      const nonSpace = (this.nonSpaceCount[end] as number) - (this.nonSpaceCount[start] as number);
-      if (nonSpace > 2 * this.maxDefinition) return false;
-      this.links ??= new LinkScanner(this.src);
-      const parts: string[] = [];
-      let k = start;
-      while (k < end) {
-        if (isSpaceOrEol(this.src.charCodeAt(k))) {
-          parts.push(' ');
-          k = this.links.skipSpace(k);
-        } else {
-          parts.push(this.src[k] as string);
-          k++;
-        }
-      }
-      return this.definitions.has(normalizeLabel(parts.join('')));
-    }
-    return this.definitions.has(normalizeLabel(this.src.slice(start, end)));
   }
 
   /** Matches emphasis among the delimiters above `bottom`, then drops them all from the list. */

@@ -30,6 +30,19 @@ export const SHAPES: Shape[] = [
   { name: 'link openers and emph closers', labels: [], make: (n) => repeat('[ a_', n) },
   { name: 'nested brackets', labels: [], make: (n) => nested('[', 'a', ']', n) },
   { name: 'nested brackets, defined label', labels: ['a'], make: (n) => nested('[', 'a', ']', n) },
+  // Reference-label chains: nested brackets whose spans are as long as the longest definition
+  // and match none (so every closer looks its label up).
+  { name: 'label chains, 990-char definition', labels: ['a'.repeat(990)], make: (n) => repeat('['.repeat(240) + 'b'.repeat(510) + ']'.repeat(240) + ' ', n) },
+  {
+    name: 'label chains, escaped brackets',
+    labels: ['\\[b\\] '.repeat(150).trim(), '\\[b\\] '.repeat(100) + '\\\\\\\\', 'b\\\\'],
+    make: (n) => repeat('\\\\['.repeat(60) + '\\[b\\] '.repeat(100) + '\\\\]'.repeat(60) + ' ', n),
+  },
+  {
+    name: 'label chains, folded whitespace and case',
+    labels: [...Array.from({ length: 20 }, (_, i) => 'ß '.repeat(20 + 20 * i).trim()), 'İσ ΣΑΣ', 'ǅ\tx'],
+    make: (n) => repeat('['.repeat(100) + 'SS\t '.repeat(90) + ']'.repeat(50) + '[' + 'iΣ σας '.repeat(40) + ']'.repeat(51) + ' ' + '[İσ \t ΣΑΣ] ', n),
+  },
   { name: 'nested images', labels: [], make: (n) => nested('![', 'a', '](b)', n) },
   { name: 'shortcut references', labels: ['a'], make: (n) => repeat('[a] ', n) },
   { name: 'hard link/emph case', labels: [], make: (n) => repeat('**x [a*b**c*](d)', n) },
