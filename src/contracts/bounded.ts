@@ -12,7 +12,7 @@ import { outlineFromStructure } from './note-outline';
 import { treeFromOutline } from './document-tree';
 import { normalizeOutlinePath } from './paths';
 import { documentTreeBytes, jsonValueBytes, noteOutlineBytes, sectionSourceBytes } from './payload-size';
-import { bodyAvailability, sectionSourceFromStructure } from './section-source';
+import { bodyAvailability, sectionSourceFromOutline } from './section-source';
 import type { ContractPayload, Frontmatter } from './types';
 
 /** 4 MiB: the largest serialized payload any route or tool answers with. */
@@ -48,8 +48,9 @@ export function buildContractWithinBound(
       refuseOver(documentTreeBytes(outline), maxBytes);
       return treeFromOutline(outline);
     case 'section_source': {
-      refuseOver(sectionSourceBytes(outline, bodyAvailability(structure)), maxBytes);
-      return sectionSourceFromStructure(path, frontmatter, structure);
+      const bodyAvailable = bodyAvailability(structure);
+      refuseOver(sectionSourceBytes(outline, bodyAvailable), maxBytes);
+      return sectionSourceFromOutline(outline, bodyAvailable);
     }
   }
 }

@@ -4,7 +4,7 @@ import type { NoteStructure } from './analysis/structure';
 import { outlineFromStructure } from './note-outline';
 import { treeFromOutline } from './document-tree';
 import { normalizeSlug } from './slug';
-import { SECTION_SOURCE_SCHEMA, type Frontmatter, type Section, type SectionSource, type TreeNode } from './types';
+import { SECTION_SOURCE_SCHEMA, type Frontmatter, type NoteOutline, type Section, type SectionSource, type TreeNode } from './types';
 
 /**
  * SectionSource v0. The body is analyzed once; that yields the outline and
@@ -18,8 +18,12 @@ export function buildSectionSource(path: string, frontmatter: Frontmatter, body:
 
 /** SectionSource from an analyzed body (shared with the side-by-side runner in analysis/contracts.ts). */
 export function sectionSourceFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): SectionSource {
-  const tree = treeFromOutline(outlineFromStructure(path, frontmatter, structure));
-  const bodyAvailable = bodyAvailability(structure);
+  return sectionSourceFromOutline(outlineFromStructure(path, frontmatter, structure), bodyAvailability(structure));
+}
+
+/** SectionSource from an outline and its body_available bits (the bounded builder has both already). */
+export function sectionSourceFromOutline(outline: NoteOutline, bodyAvailable: (index: number) => boolean): SectionSource {
+  const tree = treeFromOutline(outline);
   const pathSlug = normalizeSlug(tree.path) || 'note';
   const sectionId = (node: TreeNode): string => `${pathSlug}:${node.id}`;
 
