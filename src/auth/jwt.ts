@@ -11,6 +11,7 @@ import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
 import type { RequestLog } from '../log';
 import { normalizeRole, type Role } from './acl';
+import { hasUnsafeCharacter } from '../unsafe-text';
 
 export const MAX_TOKEN_BYTES = 8 * 1024;
 const CLOCK_TOLERANCE_SECONDS = 30;
@@ -203,18 +204,10 @@ async function verifySignature(token: string, config: Config): Promise<Refusable
 }
 
 /**
- * C0 controls, DEL and the C1 controls (U+0080-U+009F, which include NEL,
- * a line break to some log readers), and lone UTF-16 surrogates (not text,
- * not encodable as a header): never part of an identifier, never allowed
- * into a header or a log line. Other non-ASCII text is allowed; workerd
- * sends it in a header as UTF-8.
- */
-const UNSAFE_CLAIM_CHARACTER = /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDFFF]/u;
-
-/**
  * Every claim the Worker forwards to the canister or could record (sub,
  * effective canister user, vault ids, role, scope folders and projects) is
- * free of unsafe characters. Checked on the raw claim, before any trimming.
+ * free of unsafe characters (hasUnsafeCharacter: controls and lone surrogates).
+ * Checked on the raw claim, before any trimming.
  */
 function claimsAreSafe(claims: z.infer<typeof ClaimsSchema>): boolean {
   const values = [
@@ -226,7 +219,7 @@ function claimsAreSafe(claims: z.infer<typeof ClaimsSchema>): boolean {
     ...(claims.scope?.folders ?? []),
     ...(claims.scope?.projects ?? []),
   ];
-  return !values.some((value) => UNSAFE_CLAIM_CHARACTER.test(value));
+  return !values.some(hasUnsafeCharacter);
 }
 
 function audienceList(aud: string | string[] | undefined): string[] {

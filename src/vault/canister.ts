@@ -14,6 +14,7 @@ import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
 import type { Principal } from '../auth/jwt';
 import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
+import { hasUnsafeCharacter } from '../unsafe-text';
 
 export const MAX_NOTE_RESPONSE_BYTES = 8 * 1024 * 1024;
 
@@ -33,8 +34,6 @@ export function canisterNoteUrl(config: Config, path: string): string {
   return `${config.canisterUrl}/api/v1/notes/${encodeURIComponent(path)}`;
 }
 
-/** A value a Headers object carries as it is: no C0, DEL or C1 control, no lone surrogate (other text goes out as UTF-8). */
-const HEADER_VALUE = /^(?:(?![\uD800-\uDFFF])[^\u0000-\u001F\u007F-\u009F])*$/u;
 
 /**
  * The canister headers, or the typed refusal when a value could not be sent
@@ -44,8 +43,8 @@ const HEADER_VALUE = /^(?:(?![\uD800-\uDFFF])[^\u0000-\u001F\u007F-\u009F])*$/u;
  */
 function canisterHeaders(config: Config, principal: Principal, vaultId: string): Result<Headers> {
   const fromPrincipal = [principal.token, principal.canisterUserId, principal.sub, vaultId];
-  if (!fromPrincipal.every((value) => HEADER_VALUE.test(value))) return fail({ kind: 'Unauthorized', invalidToken: true });
-  if (config.canisterAuthSecret && !HEADER_VALUE.test(config.canisterAuthSecret)) return fail({ kind: 'Misconfigured' });
+  if (fromPrincipal.some(hasUnsafeCharacter)) return fail({ kind: 'Unauthorized', invalidToken: true });
+  if (config.canisterAuthSecret && hasUnsafeCharacter(config.canisterAuthSecret)) return fail({ kind: 'Misconfigured' });
   try {
     const headers = new Headers({
       Accept: 'application/json',

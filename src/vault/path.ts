@@ -5,6 +5,7 @@
 import { ContractError, normalizeHostedPath } from '../contracts';
 import { fail, ok, type Result } from '../errors';
 import type { Principal } from '../auth/jwt';
+import { hasUnsafeCharacter } from '../unsafe-text';
 
 export const MAX_PATH_CHARS = 1024;
 const VAULT_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -56,13 +57,6 @@ function skeleton(path: string): string {
   return current;
 }
 
-/**
- * Control characters: C0 (U+0000-U+001F, tab and newlines included), DEL
- * and C1 (U+0080-U+009F), and a lone UTF-16 surrogate (not text: it cannot
- * be URL-encoded or stored). Tested on the raw path and on its skeleton, so
- * an encoded control (`%00`, `%0a`, `%7f`, `%2500`) counts too.
- */
-const UNSAFE_PATH_CHARACTER = /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDFFF]/u;
 /** What a lenient store may drop from a segment: Unicode White_Space and Default_Ignorable_Code_Point. */
 const IGNORABLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}]/gu;
 
@@ -92,11 +86,11 @@ function hasDotSegment(path: string): boolean {
  * they are.
  */
 export function normalizeVaultPath(raw: unknown): Result<string> {
-  if (typeof raw !== 'string' || raw.length > MAX_PATH_CHARS || UNSAFE_PATH_CHARACTER.test(raw)) {
+  if (typeof raw !== 'string' || raw.length > MAX_PATH_CHARS || hasUnsafeCharacter(raw)) {
     return fail({ kind: 'InvalidPath' });
   }
   const lenient = skeleton(raw);
-  if (UNSAFE_PATH_CHARACTER.test(lenient)) return fail({ kind: 'InvalidPath' });
+  if (hasUnsafeCharacter(lenient)) return fail({ kind: 'InvalidPath' });
   if (hasDotSegment(raw) || hasDotSegment(lenient)) return fail({ kind: 'InvalidPath' });
   try {
     const normalized = normalizeHostedPath(raw);
