@@ -28,7 +28,7 @@ import {
   scanCharacterReference,
   scanReferenceLabel,
 } from './inline-scanners';
-import { Ints, fromCodeUnits } from './inline-buffers';
+import { fromCodeUnits } from './inline-buffers';
 import { LabelLookup } from './inline-labels';
 
 export { normalizeLabel } from './inline-labels';
@@ -79,28 +79,59 @@ function prepareSource(lines: readonly string[]): string {
   return src;
 }
 
-// Item kinds: the places where the output differs (or may differ) from the source.
+// Item kinds: the places where the output differs from the source, other than emphasis.
 /** Replace [start, end) with strings[aux]. */
 const REPLACE = 0;
-/** Replace [start, end) with a boundary, strings[aux], a boundary (code span, raw HTML, autolink). */
+/** Replace [start, end) with a boundary, the source range [aux, extra), a boundary (code span, raw HTML, autolink). */
 const WRAP = 1;
 /** Replace [start, end) with a boundary (hard break). */
 const BREAK = 2;
 /** Drop [start, end) (spaces before a soft line ending). */
 const DROP = 3;
-/** An emphasis delimiter run; aux = delimiter index. */
-const DELIMITER = 4;
-/** `[` or `![`; aux = bracket index. */
-const OPENER = 5;
 /** `]` and the resource or reference that closed a link / an image. */
 const LINK_CLOSE = 6;
 const IMAGE_CLOSE = 7;
+
+// Items: one record of ITEM_STRIDE ints each, in source order.
+const ITEM_STRIDE = 4;
+/** aux * 8 + kind. */
+const I_KIND_AUX = 0;
+const I_START = 1;
+const I_END = 2;
+const I_EXTRA = 3;
+
+// Delimiter runs: one record of DELIMITER_STRIDE ints each, in source order; a delimiter's id is
+// its record's offset, so ids grow in source order. The live ones form a doubly linked list.
+const DELIMITER_STRIDE = 6;
+/** run length * 16 + (8 when the marker is `*`) + flags (CAN_OPEN, CAN_CLOSE, BEFORE_NUL). */
+const D_INFO = 0;
+const D_START = 1;
+/** Marker chars matched as closers (used from the left) and as openers (used from the right). */
+const D_LEFT = 2;
+const D_RIGHT = 3;
+const D_PREV = 4;
+const D_NEXT = 5;
+
+// Brackets (`[` or `![`): one record of two ints each, in source order; a bracket's id is its
+// record's offset.
+/** labelStart * 4 + state (0 literal, 1 link, 2 image); an image's state is set only when it closes. */
+const B_LABEL = 0;
+/** (newest delimiter id at push time + 1) * 2 + (1 for `![`, 0 for `[`). */
+const B_BOTTOM_IMAGE = 1;
+const BRACKET_STRIDE = 2;
 
 const NONE = -1;
 const CAN_OPEN = 1;
 const CAN_CLOSE = 2;
 const BEFORE_NUL = 4;
 const STAR_BIT = 8;
+
+/** `records` copied into twice the room (callers grow when full, so growth is amortized O(1)). */
+function grow(records: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(records.length * 2);
+  grown.set(records);
+  return grown;
+}
 
 /**
  * Raw plain text (before NFC and whitespace folding) of the inline content `lines` (paragraph,
@@ -126,34 +157,29 @@ export function inlinePlainText(lines: readonly string[], definitions: ReadonlyS
   return new InlinePass(fromCodeUnits(units, n), definitions, nul).run();
 }
 
-/** One pass; all state in flat integer arrays (struct of arrays), linked lists by index. */
+/** One pass; all state in flat Int32Array records, linked lists by record offset. */
 class InlinePass {
   private readonly n: number;
-  // Items, in source order.
-  /** aux * 8 + kind. */
-  private readonly itemKindAux = new Ints();
-  private readonly itemStart = new Ints();
-  private readonly itemEnd = new Ints();
+  private items = new Int32Array(64);
+  private itemsEnd = 0;
   private readonly strings: string[] = [];
-  // Delimiter runs: a doubly linked list of the live ones (NONE = no link).
-  /** length * 16 + (8 when the marker is `*`) + flags (CAN_OPEN, CAN_CLOSE, BEFORE_NUL). */
-  private readonly dInfo = new Ints();
-  private readonly dSize = new Ints();
-  private readonly dLeft = new Ints();
-  private readonly dRight = new Ints();
-  private readonly dPrev = new Ints();
-  private readonly dNext = new Ints();
+  private delimiters = new Int32Array(96);
+  private delimitersEnd = 0;
+  /** Whether any emphasis matched (otherwise every delimiter run stays literal). */
+  private emphasis = false;
+  /** Whether any bracket formed a link or an image. */
+  private linked = false;
   private head = NONE;
   private tail = NONE;
-  // Brackets: image flag, label start, newest delimiter at push time, state (0 literal, 1 link, 2 image).
-  /** labelStart * 4 + state (0 literal, 1 link, 2 image); an image's state is set only when it closes. */
-  private readonly bLabel = new Ints();
-  /** (newest delimiter at push time + 1) * 2 + (1 for `![`, 0 for `[`). */
-  private readonly bBottomImage = new Ints();
-  /** Open brackets (indices), innermost last. */
-  private readonly stack = new Ints();
+  private brackets = new Int32Array(32);
+  private bracketsEnd = 0;
+  /** Open brackets (ids), innermost last. */
+  private stack = new Int32Array(16);
+  private stackSize = 0;
   /** Link openers at stack indices below this are inactive (a link formed after them). */
   private linkFloor = 0;
+  /** processEmphasis's openers-bottom per (marker, closer can-open, closer length mod 3); reused. */
+  private readonly openersBottom = new Int32Array(12);
   private html: HtmlScanner | null = null;
   private links: LinkScanner | null = null;
   private codeRuns: Map<number, { starts: number[]; cursor: number }> | null = null;
@@ -193,8 +219,8 @@ class InlinePass {
               end--;
             } else break;
           }
-          if (!tabs && p - end >= 2) this.item(BREAK, end, p + 1, 0);
-          else if (end < p) this.item(DROP, end, p, 0);
+          if (!tabs && p - end >= 2) this.item(BREAK, end, p + 1, 0, 0);
+          else if (end < p) this.item(DROP, end, p, 0, 0);
           p++;
           textStart = p;
           break;
@@ -202,11 +228,11 @@ class InlinePass {
         case BACKSLASH: {
           const d = src.charCodeAt(p + 1);
           if (d === LF) {
-            this.item(BREAK, p, p + 2, 0);
+            this.item(BREAK, p, p + 2, 0, 0);
             p += 2;
             textStart = p;
           } else if (isAsciiPunctuation(d)) {
-            this.item(DROP, p, p + 1, 0);
+            this.item(DROP, p, p + 1, 0, 0);
             p += 2;
             textStart = p;
           } else p++;
@@ -218,7 +244,7 @@ class InlinePass {
             p++;
             break;
           }
-          this.item(REPLACE, p, reference.end, this.strings.push(reference.value) - 1);
+          this.item(REPLACE, p, reference.end, this.strings.push(reference.value) - 1, 0);
           p = reference.end;
           textStart = p;
           break;
@@ -232,7 +258,9 @@ class InlinePass {
             break;
           }
           const end = close + (q - p);
-          this.item(WRAP, p, end, this.strings.push(codeValue(src.slice(q, close))) - 1);
+          // The code text value: one padding space or line ending stripped from each side when both exist and the rest is not all padding.
+          const trim = codePadding(src, q, close) ? 1 : 0;
+          this.item(WRAP, p, end, q + trim, close - trim);
           p = end;
           textStart = p;
           break;
@@ -248,8 +276,7 @@ class InlinePass {
         }
         case LT: {
           let end = scanAutolink(src, p);
-          let value: string;
-          if (end >= 0) value = src.slice(p + 1, end - 1);
+          if (end >= 0) this.item(WRAP, p, end, p + 1, end - 1);
           else {
             this.html ??= new HtmlScanner(src);
             end = this.html.scan(p);
@@ -257,9 +284,8 @@ class InlinePass {
               p++;
               break;
             }
-            value = src.slice(p, end);
+            this.item(WRAP, p, end, p, end);
           }
-          this.item(WRAP, p, end, this.strings.push(value) - 1);
           p = end;
           textStart = p;
           break;
@@ -269,13 +295,13 @@ class InlinePass {
             p++;
             break;
           }
-          this.bracket(true, p, p + 2);
+          this.bracket(true, p + 2);
           p += 2;
           textStart = p;
           break;
         }
         case LBRACKET: {
-          this.bracket(false, p, p + 1);
+          this.bracket(false, p + 1);
           p++;
           textStart = p;
           break;
@@ -295,39 +321,50 @@ class InlinePass {
     return this.render();
   }
 
-  private item(kind: number, start: number, end: number, aux: number): void {
-    this.itemKindAux.push(aux * 8 + kind);
-    this.itemStart.push(start);
-    this.itemEnd.push(end);
+  private item(kind: number, start: number, end: number, aux: number, extra: number): void {
+    const at = this.itemsEnd;
+    if (at + ITEM_STRIDE > this.items.length) this.items = grow(this.items);
+    const items = this.items;
+    items[at + I_KIND_AUX] = aux * 8 + kind;
+    items[at + I_START] = start;
+    items[at + I_END] = end;
+    items[at + I_EXTRA] = extra;
+    this.itemsEnd = at + ITEM_STRIDE;
   }
 
   private delimiter(marker: number, start: number, end: number): void {
-    const before = classify(start > 0 ? this.src.charCodeAt(start - 1) : -1);
-    const after = classify(end < this.n ? this.src.charCodeAt(end) : -1);
+    const src = this.src;
+    const beforeCode = start > 0 ? src.charCodeAt(start - 1) : -1;
+    const afterCode = end < this.n ? src.charCodeAt(end) : -1;
+    const before = beforeCode >= 0 && beforeCode < 128 ? (ASCII_CLASS[beforeCode] as number) : classify(beforeCode);
+    const after = afterCode >= 0 && afterCode < 128 ? (ASCII_CLASS[afterCode] as number) : classify(afterCode);
     const open = after === OTHER || (after === PUNCTUATION && before !== OTHER);
     const close = before === OTHER || (before === PUNCTUATION && after !== OTHER);
     const canOpen = marker === STAR ? open : open && (before !== OTHER || !close);
     const canClose = marker === STAR ? close : close && (after !== OTHER || !open);
-    const index = this.dSize.length;
+    const id = this.delimitersEnd;
+    if (id + DELIMITER_STRIDE > this.delimiters.length) this.delimiters = grow(this.delimiters);
+    const records = this.delimiters;
     const flags = (canOpen ? CAN_OPEN : 0) | (canClose ? CAN_CLOSE : 0) | (this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0);
-    this.dInfo.push((end - start) * 16 + (marker === STAR ? STAR_BIT : 0) + flags);
-    this.dSize.push(end - start);
-    this.dLeft.push(0);
-    this.dRight.push(0);
-    this.dPrev.push(this.tail);
-    this.dNext.push(NONE);
-    if (this.tail !== NONE) this.dNext.data[this.tail] = index;
-    else this.head = index;
-    this.tail = index;
-    this.item(DELIMITER, start, end, index);
+    records[id + D_INFO] = (end - start) * 16 + (marker === STAR ? STAR_BIT : 0) + flags;
+    records[id + D_START] = start;
+    records[id + D_LEFT] = 0;
+    records[id + D_RIGHT] = 0;
+    records[id + D_PREV] = this.tail;
+    records[id + D_NEXT] = NONE;
+    if (this.tail !== NONE) records[this.tail + D_NEXT] = id;
+    else this.head = id;
+    this.tail = id;
+    this.delimitersEnd = id + DELIMITER_STRIDE;
   }
 
   private unlink(d: number): void {
-    const prev = this.dPrev.data[d] as number;
-    const next = this.dNext.data[d] as number;
-    if (prev !== NONE) this.dNext.data[prev] = next;
+    const records = this.delimiters;
+    const prev = records[d + D_PREV] as number;
+    const next = records[d + D_NEXT] as number;
+    if (prev !== NONE) records[prev + D_NEXT] = next;
     else this.head = next;
-    if (next !== NONE) this.dPrev.data[next] = prev;
+    if (next !== NONE) records[next + D_PREV] = prev;
     else this.tail = prev;
   }
 
@@ -353,29 +390,29 @@ class InlinePass {
     return entry.cursor < entry.starts.length ? (entry.starts[entry.cursor] as number) : -1;
   }
 
-  private bracket(image: boolean, start: number, labelStart: number): void {
-    const stack = this.stack;
-    if (this.linkFloor > stack.length) this.linkFloor = stack.length;
-    const index = this.bLabel.length;
-    stack.push(index);
-    this.bLabel.push(labelStart * 4);
-    this.bBottomImage.push((this.tail + 1) * 2 + (image ? 1 : 0));
-    this.item(OPENER, start, labelStart, index);
+  private bracket(image: boolean, labelStart: number): void {
+    if (this.linkFloor > this.stackSize) this.linkFloor = this.stackSize;
+    const id = this.bracketsEnd;
+    if (id + BRACKET_STRIDE > this.brackets.length) this.brackets = grow(this.brackets);
+    this.brackets[id + B_LABEL] = labelStart * 4;
+    this.brackets[id + B_BOTTOM_IMAGE] = (this.tail + 1) * 2 + (image ? 1 : 0);
+    this.bracketsEnd = id + BRACKET_STRIDE;
+    if (this.stackSize === this.stack.length) this.stack = grow(this.stack);
+    this.stack[this.stackSize++] = id;
   }
 
   /** A `]` at p: the index after the link or image it closes, or -1 when it stays literal. */
   private closeBracket(p: number): number {
-    const stack = this.stack;
-    if (stack.length === 0) return -1;
-    const opener = stack.data[stack.length - 1] as number;
-    const bottomImage = this.bBottomImage.data[opener] as number;
+    if (this.stackSize === 0) return -1;
+    const opener = this.stack[this.stackSize - 1] as number;
+    const bottomImage = this.brackets[opener + B_BOTTOM_IMAGE] as number;
     const image = (bottomImage & 1) === 1;
-    if (!image && stack.length - 1 < this.linkFloor) {
-      stack.length--;
+    if (!image && this.stackSize - 1 < this.linkFloor) {
+      this.stackSize--;
       return -1;
     }
     const src = this.src;
-    const labelStart = (this.bLabel.data[opener] as number) / 4;
+    const labelStart = (this.brackets[opener + B_LABEL] as number) / 4;
     const next = src.charCodeAt(p + 1);
     let end = -1;
     if (next === LPAREN) {
@@ -387,69 +424,66 @@ class InlinePass {
       if (labelEnd >= 0 && this.labels.definedLabel(p + 2, labelEnd - 1)) end = labelEnd;
       else if (this.labels.defined(labelStart, p) && src.charCodeAt(p + 2) === RBRACKET) end = p + 3;
     } else if (this.labels.defined(labelStart, p)) end = p + 1;
-    stack.length--;
+    this.stackSize--;
     if (end < 0) return -1;
     this.processEmphasis((bottomImage >> 1) - 1);
-    this.bLabel.data[opener] = labelStart * 4 + (image ? 2 : 1);
-    this.item(image ? IMAGE_CLOSE : LINK_CLOSE, p, end, 0);
-    if (!image) this.linkFloor = stack.length;
+    this.brackets[opener + B_LABEL] = labelStart * 4 + (image ? 2 : 1);
+    this.linked = true;
+    this.item(image ? IMAGE_CLOSE : LINK_CLOSE, p, end, 0, 0);
+    if (!image) this.linkFloor = this.stackSize;
     return end;
   }
 
   /** Matches emphasis among the delimiters above `bottom`, then drops them all from the list. */
   private processEmphasis(bottom: number): void {
-    const dInfo = this.dInfo.data;
-    const dSize = this.dSize.data;
-    const dPrev = this.dPrev.data;
-    const dNext = this.dNext.data;
-    // Delimiter indices grow in source order: the floor and openers-bottom are indices.
+    const records = this.delimiters;
+    // Delimiter ids grow in source order: the floor and openers-bottom are ids.
     const floor = bottom;
-    // openersBottom[key]: openers whose item index is below this cannot match closers of that key.
-    const openersBottom = [floor, floor, floor, floor, floor, floor, floor, floor, floor, floor, floor, floor];
-    let closer = bottom === NONE ? this.head : (dNext[bottom] as number);
+    // openersBottom[key]: openers whose id is below this cannot match closers of that key.
+    const openersBottom = this.openersBottom.fill(floor);
+    let closer = bottom === NONE ? this.head : (records[bottom + D_NEXT] as number);
     while (closer !== NONE) {
-      const closerFlags = dInfo[closer] as number;
-      if ((closerFlags & CAN_CLOSE) === 0) {
-        closer = dNext[closer] as number;
+      const closerInfo = records[closer + D_INFO] as number;
+      if ((closerInfo & CAN_CLOSE) === 0) {
+        closer = records[closer + D_NEXT] as number;
         continue;
       }
-      const marker = closerFlags & STAR_BIT;
-      const closerSize = dSize[closer] as number;
-      const closerOpens = (closerFlags & CAN_OPEN) !== 0;
+      const marker = closerInfo & STAR_BIT;
+      const closerSize = remaining(records, closer);
+      const closerOpens = (closerInfo & CAN_OPEN) !== 0;
       const key = (marker !== 0 ? 0 : 6) + (closerOpens ? 3 : 0) + (closerSize % 3);
       const limit = openersBottom[key] as number;
-      let opener = dPrev[closer] as number;
+      let opener = records[closer + D_PREV] as number;
       while (opener !== NONE) {
         if (opener <= floor || opener < limit) {
           opener = NONE;
           break;
         }
-        const flags = dInfo[opener] as number;
+        const info = records[opener + D_INFO] as number;
         if (
-          (flags & CAN_OPEN) !== 0 &&
-          (flags & STAR_BIT) === marker &&
-          !(((flags & CAN_CLOSE) !== 0 || closerOpens) && closerSize % 3 !== 0 && ((dSize[opener] as number) + closerSize) % 3 === 0)
+          (info & CAN_OPEN) !== 0 &&
+          (info & STAR_BIT) === marker &&
+          !(((info & CAN_CLOSE) !== 0 || closerOpens) && closerSize % 3 !== 0 && (remaining(records, opener) + closerSize) % 3 === 0)
         ) {
           break;
         }
-        opener = dPrev[opener] as number;
+        opener = records[opener + D_PREV] as number;
       }
       if (opener === NONE) {
         openersBottom[key] = closer;
-        const next = dNext[closer] as number;
+        const next = records[closer + D_NEXT] as number;
         if (!closerOpens) this.unlink(closer);
         closer = next;
         continue;
       }
-      const openerSize = dSize[opener] as number;
+      const openerSize = remaining(records, opener);
       const use = openerSize > 1 && closerSize > 1 ? 2 : 1;
-      dSize[opener] = openerSize - use;
-      this.dRight.data[opener] = (this.dRight.data[opener] as number) + use;
-      dSize[closer] = closerSize - use;
-      this.dLeft.data[closer] = (this.dLeft.data[closer] as number) + use;
-      let between = dPrev[closer] as number;
+      records[opener + D_RIGHT] = (records[opener + D_RIGHT] as number) + use;
+      records[closer + D_LEFT] = (records[closer + D_LEFT] as number) + use;
+      this.emphasis = true;
+      let between = records[closer + D_PREV] as number;
       while (between !== opener) {
-        const prev = dPrev[between] as number;
+        const prev = records[between + D_PREV] as number;
         this.unlink(between);
         between = prev;
       }
@@ -462,7 +496,7 @@ class InlinePass {
         }
       }
       if (closerSize === use) {
-        const next = dNext[closer] as number;
+        const next = records[closer + D_NEXT] as number;
         this.unlink(closer);
         closer = next;
       }
@@ -472,85 +506,120 @@ class InlinePass {
       this.head = NONE;
       this.tail = NONE;
     } else {
-      dNext[bottom] = NONE;
+      records[bottom + D_NEXT] = NONE;
       this.tail = bottom;
     }
   }
 
-  /** The source with every item's edit applied; boundaries are spaces outside image labels and nothing inside. */
+  /**
+   * The source with every edit applied: items, delimiter runs that matched emphasis and
+   * brackets that formed a link or an image, three streams each in source order, merged.
+   * Boundaries are spaces outside image labels and nothing inside.
+   */
   private render(): string {
-    const { src, strings } = this;
-    const count = this.itemKindAux.length;
-    if (count === 0) return src;
-    const itemKindAux = this.itemKindAux.data;
-    const itemStart = this.itemStart.data;
-    const itemEnd = this.itemEnd.data;
-    // Every edit is at most as long as its source span, except raw HTML (+2 boundary spaces).
-    const out = new Uint16Array(this.n + 2 * count + 2);
+    const { src, strings, items, delimiters, brackets } = this;
+    const n = this.n;
+    const itemsEnd = this.itemsEnd;
+    // Without emphasis every delimiter run is literal text; without links every bracket is.
+    const delimitersEnd = this.emphasis ? this.delimitersEnd : 0;
+    const bracketsEnd = this.linked ? this.bracketsEnd : 0;
+    if (itemsEnd === 0 && delimitersEnd === 0 && bracketsEnd === 0) return src;
+    // Every edit is at most as long as its source span plus two boundary spaces.
+    const out = new Uint16Array(n + 2 * (itemsEnd / ITEM_STRIDE + delimitersEnd / DELIMITER_STRIDE + bracketsEnd / BRACKET_STRIDE) + 2);
     let w = 0;
     let copied = 0;
     let depth = 0;
-    for (let i = 0; i < count; i++) {
-      const kind = (itemKindAux[i] as number) & 7;
-      const aux = Math.floor((itemKindAux[i] as number) / 8);
-      const start = itemStart[i] as number;
-      if (kind === DELIMITER) {
-        const d = aux;
-        const left = this.dLeft.data[d] as number;
-        const right = this.dRight.data[d] as number;
-        if (left === 0 && right === 0) continue;
-        const info = this.dInfo.data[d] as number;
-        const length = Math.floor(info / 16);
+    let i = 0;
+    let d = nextUsedDelimiter(delimiters, 0, delimitersEnd);
+    let b = nextFormedBracket(brackets, 0, bracketsEnd);
+    for (;;) {
+      const itemStart = i < itemsEnd ? (items[i + I_START] as number) : n;
+      const runStart = d < delimitersEnd ? (delimiters[d + D_START] as number) : n;
+      const bracketLabel = b < bracketsEnd ? (brackets[b + B_LABEL] as number) : 0;
+      const openerStart = b < bracketsEnd ? (bracketLabel >> 2) - 1 - ((brackets[b + B_BOTTOM_IMAGE] as number) & 1) : n;
+      if (runStart < itemStart && runStart < openerStart) {
+        const info = delimiters[d + D_INFO] as number;
+        const left = delimiters[d + D_LEFT] as number;
+        const right = delimiters[d + D_RIGHT] as number;
+        const length = info >> 4;
         let rest = length - left - right;
         // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
         // chunk) from its original end, so its leftover text shows the whole run.
         if ((info & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
-        for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
+        for (let k = copied; k < runStart; k++) out[w++] = src.charCodeAt(k);
         if (left > 0 && depth === 0) out[w++] = SPACE;
         const marker = (info & STAR_BIT) !== 0 ? STAR : UNDERSCORE;
         for (let k = 0; k < rest; k++) out[w++] = marker;
         if (right > 0 && depth === 0) out[w++] = SPACE;
-        copied = itemEnd[i] as number;
+        copied = runStart + length;
+        d = nextUsedDelimiter(delimiters, d + DELIMITER_STRIDE, delimitersEnd);
         continue;
       }
-      if (kind === OPENER) {
-        const state = (this.bLabel.data[aux] as number) & 3;
-        if (state === 0) continue;
-        for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
+      if (openerStart < itemStart) {
+        for (let k = copied; k < openerStart; k++) out[w++] = src.charCodeAt(k);
         if (depth === 0) out[w++] = SPACE;
-        if (state === 2) depth++;
-        copied = itemEnd[i] as number;
+        if ((bracketLabel & 3) === 2) depth++;
+        copied = bracketLabel >> 2;
+        b = nextFormedBracket(brackets, b + BRACKET_STRIDE, bracketsEnd);
         continue;
       }
-      for (let k = copied; k < start; k++) out[w++] = src.charCodeAt(k);
-      copied = itemEnd[i] as number;
+      if (i === itemsEnd) break;
+      const kind = (items[i + I_KIND_AUX] as number) & 7;
+      const aux = (items[i + I_KIND_AUX] as number) >> 3;
+      for (let k = copied; k < itemStart; k++) out[w++] = src.charCodeAt(k);
+      copied = items[i + I_END] as number;
+      const valueEnd = items[i + I_EXTRA] as number;
+      i += ITEM_STRIDE;
       if (kind === IMAGE_CLOSE) depth--;
       if (kind === DROP) continue;
-      if (kind === REPLACE || kind === WRAP) {
-        if (kind === WRAP && depth === 0) out[w++] = SPACE;
+      if (kind === REPLACE) {
         const value = strings[aux] as string;
         for (let k = 0; k < value.length; k++) out[w++] = value.charCodeAt(k);
-        if (kind === WRAP && depth === 0) out[w++] = SPACE;
+        continue;
+      }
+      if (kind === WRAP) {
+        if (depth === 0) out[w++] = SPACE;
+        for (let k = aux; k < valueEnd; k++) out[w++] = src.charCodeAt(k);
+        if (depth === 0) out[w++] = SPACE;
         continue;
       }
       // BREAK, LINK_CLOSE, IMAGE_CLOSE: one boundary.
       if (depth === 0) out[w++] = SPACE;
     }
-    for (let k = copied; k < this.n; k++) out[w++] = src.charCodeAt(k);
+    for (let k = copied; k < n; k++) out[w++] = src.charCodeAt(k);
     return fromCodeUnits(out, w);
   }
 }
 
-/** micromark's code text value: one padding space or line ending is stripped from each side when both exist and the rest is not all padding. */
-function codeValue(content: string): string {
-  const n = content.length;
-  if (n < 2) return content;
-  const first = content.charCodeAt(0);
-  const last = content.charCodeAt(n - 1);
-  if ((first !== SPACE && first !== LF) || (last !== SPACE && last !== LF)) return content;
-  for (let i = 1; i < n - 1; i++) {
-    const c = content.charCodeAt(i);
-    if (c !== SPACE && c !== LF) return content.slice(1, n - 1);
+/** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */
+function nextUsedDelimiter(records: Int32Array, d: number, end: number): number {
+  while (d < end && (records[d + D_LEFT] as number) === 0 && (records[d + D_RIGHT] as number) === 0) d += DELIMITER_STRIDE;
+  return d;
+}
+
+/** The first bracket id at or after `b` that formed a link or an image, or `end`. */
+function nextFormedBracket(records: Int32Array, b: number, end: number): number {
+  while (b < end && ((records[b + B_LABEL] as number) & 3) === 0) b += BRACKET_STRIDE;
+  return b;
+}
+
+/** Chars of a delimiter run not yet matched. */
+function remaining(records: Int32Array, d: number): number {
+  return ((records[d + D_INFO] as number) >> 4) - (records[d + D_LEFT] as number) - (records[d + D_RIGHT] as number);
+}
+
+/**
+ * Whether micromark strips one padding char from each side of the code span content [from, to):
+ * both ends are a space or line ending and the rest is not all padding.
+ */
+function codePadding(src: string, from: number, to: number): boolean {
+  if (to - from < 2) return false;
+  const first = src.charCodeAt(from);
+  const last = src.charCodeAt(to - 1);
+  if ((first !== SPACE && first !== LF) || (last !== SPACE && last !== LF)) return false;
+  for (let i = from + 1; i < to - 1; i++) {
+    const c = src.charCodeAt(i);
+    if (c !== SPACE && c !== LF) return true;
   }
-  return content;
+  return false;
 }
