@@ -13,8 +13,9 @@
  * openers-bottom per (marker, closer can-open, closer length mod 3), and every delimiter is
  * removed at most once; brackets use a stack with a floor below which link openers are
  * inactive; code spans find their closer through per-length cursors over the backtick runs;
- * lookahead scanners (inline-scanners.ts) are memoized. The output is the source with the
- * recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
+ * lookahead scanners (inline-scanners.ts) are memoized. Each delimiter run, bracket and edit
+ * is one fixed-size Int32Array record (inline-edits.ts), written once; the output is the source
+ * with the recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
  * (inline-labels.ts) cost O(n) over the whole pass whatever the defined labels' lengths: only
  * spans without a bare bracket are normalized, and those are disjoint.
  */
@@ -29,6 +30,36 @@ import {
   scanReferenceLabel,
 } from './inline-scanners';
 import { fromCodeUnits } from './inline-buffers';
+import {
+  BEFORE_NUL,
+  BRACKET_STRIDE,
+  B_BOTTOM_IMAGE,
+  B_LABEL,
+  BREAK,
+  CAN_CLOSE,
+  CAN_OPEN,
+  DELIMITER_STRIDE,
+  DROP,
+  D_INFO,
+  D_LEFT,
+  D_NEXT,
+  D_PREV,
+  D_RIGHT,
+  D_START,
+  IMAGE_CLOSE,
+  ITEM_STRIDE,
+  I_END,
+  I_EXTRA,
+  I_KIND_AUX,
+  I_START,
+  LINK_CLOSE,
+  NONE,
+  REPLACE,
+  STAR_BIT,
+  WRAP,
+  grow,
+  renderEdits,
+} from './inline-edits';
 import { LabelLookup } from './inline-labels';
 
 export { normalizeLabel } from './inline-labels';
@@ -51,6 +82,9 @@ const BACKTICK = 96;
 const SPECIAL = new Uint8Array(128);
 for (const c of [LF, EXCLAMATION, AMPERSAND, STAR, LT, LBRACKET, BACKSLASH, RBRACKET, UNDERSCORE, BACKTICK]) SPECIAL[c] = 1;
 
+/** lastCloser not yet computed. */
+const UNKNOWN = -2;
+
 const OTHER = 0;
 const WHITESPACE = 1;
 const PUNCTUATION = 2;
@@ -62,6 +96,19 @@ function classify(code: number): number {
   if (code < 0) return WHITESPACE;
   if (code < 128) return ASCII_CLASS[code] as number;
   return classifyCharacter(code) ?? OTHER;
+}
+
+/** CAN_OPEN and CAN_CLOSE of the run of `marker` chars [start, end), by CommonMark's flanking rules. */
+function runFlags(src: string, marker: number, start: number, end: number): number {
+  const beforeCode = start > 0 ? src.charCodeAt(start - 1) : -1;
+  const afterCode = end < src.length ? src.charCodeAt(end) : -1;
+  const before = beforeCode >= 0 && beforeCode < 128 ? (ASCII_CLASS[beforeCode] as number) : classify(beforeCode);
+  const after = afterCode >= 0 && afterCode < 128 ? (ASCII_CLASS[afterCode] as number) : classify(afterCode);
+  const open = after === OTHER || (after === PUNCTUATION && before !== OTHER);
+  const close = before === OTHER || (before === PUNCTUATION && after !== OTHER);
+  const canOpen = marker === STAR ? open : open && (before !== OTHER || !close);
+  const canClose = marker === STAR ? close : close && (after !== OTHER || !open);
+  return (canOpen ? CAN_OPEN : 0) | (canClose ? CAN_CLOSE : 0);
 }
 
 /** Joins the content lines as micromark's text tokenizer sees them: line prefixes stripped (NUL is replaced by the caller). */
@@ -77,60 +124,6 @@ function prepareSource(lines: readonly string[]): string {
   while (end > 0 && (src.charCodeAt(end - 1) === SPACE || src.charCodeAt(end - 1) === TAB)) end--;
   if (end < src.length) src = src.slice(0, end);
   return src;
-}
-
-// Item kinds: the places where the output differs from the source, other than emphasis.
-/** Replace [start, end) with strings[aux]. */
-const REPLACE = 0;
-/** Replace [start, end) with a boundary, the source range [aux, extra), a boundary (code span, raw HTML, autolink). */
-const WRAP = 1;
-/** Replace [start, end) with a boundary (hard break). */
-const BREAK = 2;
-/** Drop [start, end) (spaces before a soft line ending). */
-const DROP = 3;
-/** `]` and the resource or reference that closed a link / an image. */
-const LINK_CLOSE = 6;
-const IMAGE_CLOSE = 7;
-
-// Items: one record of ITEM_STRIDE ints each, in source order.
-const ITEM_STRIDE = 4;
-/** aux * 8 + kind. */
-const I_KIND_AUX = 0;
-const I_START = 1;
-const I_END = 2;
-const I_EXTRA = 3;
-
-// Delimiter runs: one record of DELIMITER_STRIDE ints each, in source order; a delimiter's id is
-// its record's offset, so ids grow in source order. The live ones form a doubly linked list.
-const DELIMITER_STRIDE = 6;
-/** run length * 16 + (8 when the marker is `*`) + flags (CAN_OPEN, CAN_CLOSE, BEFORE_NUL). */
-const D_INFO = 0;
-const D_START = 1;
-/** Marker chars matched as closers (used from the left) and as openers (used from the right). */
-const D_LEFT = 2;
-const D_RIGHT = 3;
-const D_PREV = 4;
-const D_NEXT = 5;
-
-// Brackets (`[` or `![`): one record of two ints each, in source order; a bracket's id is its
-// record's offset.
-/** labelStart * 4 + state (0 literal, 1 link, 2 image); an image's state is set only when it closes. */
-const B_LABEL = 0;
-/** (newest delimiter id at push time + 1) * 2 + (1 for `![`, 0 for `[`). */
-const B_BOTTOM_IMAGE = 1;
-const BRACKET_STRIDE = 2;
-
-const NONE = -1;
-const CAN_OPEN = 1;
-const CAN_CLOSE = 2;
-const BEFORE_NUL = 4;
-const STAR_BIT = 8;
-
-/** `records` copied into twice the room (callers grow when full, so growth is amortized O(1)). */
-function grow(records: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(records.length * 2);
-  grown.set(records);
-  return grown;
 }
 
 /**
@@ -169,6 +162,12 @@ class InlinePass {
   private emphasis = false;
   /** Whether any bracket formed a link or an image. */
   private linked = false;
+  /** Whether a run that can open has been recorded, per marker (`*`, `_`). */
+  private starOpeners = false;
+  private underscoreOpeners = false;
+  /** lastCloser's answer per marker, once asked. */
+  private lastStarCloser = UNKNOWN;
+  private lastUnderscoreCloser = UNKNOWN;
   private head = NONE;
   private tail = NONE;
   private brackets = new Int32Array(32);
@@ -333,20 +332,21 @@ class InlinePass {
   }
 
   private delimiter(marker: number, start: number, end: number): void {
-    const src = this.src;
-    const beforeCode = start > 0 ? src.charCodeAt(start - 1) : -1;
-    const afterCode = end < this.n ? src.charCodeAt(end) : -1;
-    const before = beforeCode >= 0 && beforeCode < 128 ? (ASCII_CLASS[beforeCode] as number) : classify(beforeCode);
-    const after = afterCode >= 0 && afterCode < 128 ? (ASCII_CLASS[afterCode] as number) : classify(afterCode);
-    const open = after === OTHER || (after === PUNCTUATION && before !== OTHER);
-    const close = before === OTHER || (before === PUNCTUATION && after !== OTHER);
-    const canOpen = marker === STAR ? open : open && (before !== OTHER || !close);
-    const canClose = marker === STAR ? close : close && (after !== OTHER || !open);
+    const flags = runFlags(this.src, marker, start, end);
+    const canOpen = (flags & CAN_OPEN) !== 0;
+    // A run is only ever used as a closer of an earlier opener with its marker, or as an opener
+    // of a later closer: a run with no such partner is literal text whatever else happens, and
+    // leaving it out of the list changes no other match (it is never between a matched pair).
+    if (canOpen) {
+      if (marker === STAR) this.starOpeners = true;
+      else this.underscoreOpeners = true;
+      if ((flags & CAN_CLOSE) === 0 && start >= this.lastCloser(marker)) return;
+    } else if (!(marker === STAR ? this.starOpeners : this.underscoreOpeners)) return;
     const id = this.delimitersEnd;
     if (id + DELIMITER_STRIDE > this.delimiters.length) this.delimiters = grow(this.delimiters);
     const records = this.delimiters;
-    const flags = (canOpen ? CAN_OPEN : 0) | (canClose ? CAN_CLOSE : 0) | (this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0);
-    records[id + D_INFO] = (end - start) * 16 + (marker === STAR ? STAR_BIT : 0) + flags;
+    const nulAfter = this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0;
+    records[id + D_INFO] = (end - start) * 16 + (marker === STAR ? STAR_BIT : 0) + flags + nulAfter;
     records[id + D_START] = start;
     records[id + D_LEFT] = 0;
     records[id + D_RIGHT] = 0;
@@ -356,6 +356,32 @@ class InlinePass {
     else this.head = id;
     this.tail = id;
     this.delimitersEnd = id + DELIMITER_STRIDE;
+  }
+
+  /**
+   * The start of the last run of `marker` chars in the source that can close (-1 when none),
+   * found once per marker by one backward scan. The scan reads maximal runs of raw chars, so
+   * it also sees runs inside code, HTML or after an escape that the pass never records: its
+   * answer is never before the last closer the pass records, which is all the caller needs.
+   */
+  private lastCloser(marker: number): number {
+    const cached = marker === STAR ? this.lastStarCloser : this.lastUnderscoreCloser;
+    if (cached !== UNKNOWN) return cached;
+    const src = this.src;
+    let found = -1;
+    for (let end = src.length - 1; end >= 0; end--) {
+      if (src.charCodeAt(end) !== marker) continue;
+      let start = end;
+      while (start > 0 && src.charCodeAt(start - 1) === marker) start--;
+      if ((runFlags(src, marker, start, end + 1) & CAN_CLOSE) !== 0) {
+        found = start;
+        break;
+      }
+      end = start;
+    }
+    if (marker === STAR) this.lastStarCloser = found;
+    else this.lastUnderscoreCloser = found;
+    return found;
   }
 
   private unlink(d: number): void {
@@ -511,96 +537,18 @@ class InlinePass {
     }
   }
 
-  /**
-   * The source with every edit applied: items, delimiter runs that matched emphasis and
-   * brackets that formed a link or an image, three streams each in source order, merged.
-   * Boundaries are spaces outside image labels and nothing inside.
-   */
   private render(): string {
-    const { src, strings, items, delimiters, brackets } = this;
-    const n = this.n;
-    const itemsEnd = this.itemsEnd;
-    // Without emphasis every delimiter run is literal text; without links every bracket is.
-    const delimitersEnd = this.emphasis ? this.delimitersEnd : 0;
-    const bracketsEnd = this.linked ? this.bracketsEnd : 0;
-    if (itemsEnd === 0 && delimitersEnd === 0 && bracketsEnd === 0) return src;
-    // Every edit is at most as long as its source span plus two boundary spaces.
-    const out = new Uint16Array(n + 2 * (itemsEnd / ITEM_STRIDE + delimitersEnd / DELIMITER_STRIDE + bracketsEnd / BRACKET_STRIDE) + 2);
-    let w = 0;
-    let copied = 0;
-    let depth = 0;
-    let i = 0;
-    let d = nextUsedDelimiter(delimiters, 0, delimitersEnd);
-    let b = nextFormedBracket(brackets, 0, bracketsEnd);
-    for (;;) {
-      const itemStart = i < itemsEnd ? (items[i + I_START] as number) : n;
-      const runStart = d < delimitersEnd ? (delimiters[d + D_START] as number) : n;
-      const bracketLabel = b < bracketsEnd ? (brackets[b + B_LABEL] as number) : 0;
-      const openerStart = b < bracketsEnd ? (bracketLabel >> 2) - 1 - ((brackets[b + B_BOTTOM_IMAGE] as number) & 1) : n;
-      if (runStart < itemStart && runStart < openerStart) {
-        const info = delimiters[d + D_INFO] as number;
-        const left = delimiters[d + D_LEFT] as number;
-        const right = delimiters[d + D_RIGHT] as number;
-        const length = info >> 4;
-        let rest = length - left - right;
-        // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
-        // chunk) from its original end, so its leftover text shows the whole run.
-        if ((info & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
-        for (let k = copied; k < runStart; k++) out[w++] = src.charCodeAt(k);
-        if (left > 0 && depth === 0) out[w++] = SPACE;
-        const marker = (info & STAR_BIT) !== 0 ? STAR : UNDERSCORE;
-        for (let k = 0; k < rest; k++) out[w++] = marker;
-        if (right > 0 && depth === 0) out[w++] = SPACE;
-        copied = runStart + length;
-        d = nextUsedDelimiter(delimiters, d + DELIMITER_STRIDE, delimitersEnd);
-        continue;
-      }
-      if (openerStart < itemStart) {
-        for (let k = copied; k < openerStart; k++) out[w++] = src.charCodeAt(k);
-        if (depth === 0) out[w++] = SPACE;
-        if ((bracketLabel & 3) === 2) depth++;
-        copied = bracketLabel >> 2;
-        b = nextFormedBracket(brackets, b + BRACKET_STRIDE, bracketsEnd);
-        continue;
-      }
-      if (i === itemsEnd) break;
-      const kind = (items[i + I_KIND_AUX] as number) & 7;
-      const aux = (items[i + I_KIND_AUX] as number) >> 3;
-      for (let k = copied; k < itemStart; k++) out[w++] = src.charCodeAt(k);
-      copied = items[i + I_END] as number;
-      const valueEnd = items[i + I_EXTRA] as number;
-      i += ITEM_STRIDE;
-      if (kind === IMAGE_CLOSE) depth--;
-      if (kind === DROP) continue;
-      if (kind === REPLACE) {
-        const value = strings[aux] as string;
-        for (let k = 0; k < value.length; k++) out[w++] = value.charCodeAt(k);
-        continue;
-      }
-      if (kind === WRAP) {
-        if (depth === 0) out[w++] = SPACE;
-        for (let k = aux; k < valueEnd; k++) out[w++] = src.charCodeAt(k);
-        if (depth === 0) out[w++] = SPACE;
-        continue;
-      }
-      // BREAK, LINK_CLOSE, IMAGE_CLOSE: one boundary.
-      if (depth === 0) out[w++] = SPACE;
-    }
-    for (let k = copied; k < n; k++) out[w++] = src.charCodeAt(k);
-    return fromCodeUnits(out, w);
+    return renderEdits(this.src, {
+      items: this.items,
+      itemsEnd: this.itemsEnd,
+      strings: this.strings,
+      // Without emphasis every delimiter run is literal text; without links every bracket is.
+      delimiters: this.delimiters,
+      delimitersEnd: this.emphasis ? this.delimitersEnd : 0,
+      brackets: this.brackets,
+      bracketsEnd: this.linked ? this.bracketsEnd : 0,
+    });
   }
-}
-
-/** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */
-function nextUsedDelimiter(records: Int32Array, d: number, end: number): number {
-  while (d < end && (records[d + D_LEFT] as number) === 0 && (records[d + D_RIGHT] as number) === 0) d += DELIMITER_STRIDE;
-  return d;
-}
-
-/** The first bracket id at or after `b` that formed a link or an image, or `end`. */
-function nextFormedBracket(records: Int32Array, b: number, end: number): number {
-  while (b < end && ((records[b + B_LABEL] as number) & 3) === 0) b += BRACKET_STRIDE;
-  return b;
 }
 
 /** Chars of a delimiter run not yet matched. */

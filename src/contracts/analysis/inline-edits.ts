@@ -1,0 +1,171 @@
+/**
+ * The inline pass's record layouts and its one output step. The pass (inline.ts) records every
+ * place where the plain text differs from the source in three streams of Int32Array records,
+ * each in source order: items (escapes, references, code, HTML, breaks, link and image ends),
+ * delimiter runs (with the marker chars emphasis used on each side) and brackets (with whether
+ * each formed a link or an image).
+ *
+ * Invariant: renderEdits(src, edits) is src with those edits applied, boundaries written as one
+ * space outside image labels and as nothing inside one (mdast-util-to-string joins an image's
+ * alt without separators). Records never overlap, so merging the three streams by start
+ * position visits the edits in source order.
+ * Linear bound: O(n + records): each record and each source char is visited once; the output
+ * buffer holds at most n + 2 per record + 2 code units.
+ */
+import { fromCodeUnits } from './inline-buffers';
+
+const SPACE = 32;
+const STAR = 42;
+const UNDERSCORE = 95;
+
+// Item kinds: the places where the output differs from the source, other than emphasis.
+/** Replace [start, end) with strings[aux]. */
+export const REPLACE = 0;
+/** Replace [start, end) with a boundary, the source range [aux, extra), a boundary (code span, raw HTML, autolink). */
+export const WRAP = 1;
+/** Replace [start, end) with a boundary (hard break). */
+export const BREAK = 2;
+/** Drop [start, end) (spaces before a soft line ending). */
+export const DROP = 3;
+/** `]` and the resource or reference that closed a link / an image. */
+export const LINK_CLOSE = 6;
+export const IMAGE_CLOSE = 7;
+
+// Items: one record of ITEM_STRIDE ints each, in source order.
+export const ITEM_STRIDE = 4;
+/** aux * 8 + kind. */
+export const I_KIND_AUX = 0;
+export const I_START = 1;
+export const I_END = 2;
+export const I_EXTRA = 3;
+
+// Delimiter runs: one record of DELIMITER_STRIDE ints each, in source order; a delimiter's id is
+// its record's offset, so ids grow in source order. The live ones form a doubly linked list.
+export const DELIMITER_STRIDE = 6;
+/** run length * 16 + (8 when the marker is `*`) + flags (CAN_OPEN, CAN_CLOSE, BEFORE_NUL). */
+export const D_INFO = 0;
+export const D_START = 1;
+/** Marker chars matched as closers (used from the left) and as openers (used from the right). */
+export const D_LEFT = 2;
+export const D_RIGHT = 3;
+export const D_PREV = 4;
+export const D_NEXT = 5;
+
+// Brackets (`[` or `![`): one record of two ints each, in source order; a bracket's id is its
+// record's offset.
+/** labelStart * 4 + state (0 literal, 1 link, 2 image); an image's state is set only when it closes. */
+export const B_LABEL = 0;
+/** (newest delimiter id at push time + 1) * 2 + (1 for `![`, 0 for `[`). */
+export const B_BOTTOM_IMAGE = 1;
+export const BRACKET_STRIDE = 2;
+
+export const NONE = -1;
+export const CAN_OPEN = 1;
+export const CAN_CLOSE = 2;
+export const BEFORE_NUL = 4;
+export const STAR_BIT = 8;
+
+/** `records` copied into twice the room (callers grow when full, so growth is amortized O(1)). */
+export function grow(records: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(records.length * 2);
+  grown.set(records);
+  return grown;
+}
+
+/** The pass's records; a stream's `End` is 0 when none of its records is an edit. */
+export interface InlineEdits {
+  items: Int32Array;
+  itemsEnd: number;
+  /** Decoded character references (REPLACE items). */
+  strings: readonly string[];
+  delimiters: Int32Array;
+  delimitersEnd: number;
+  brackets: Int32Array;
+  bracketsEnd: number;
+}
+
+/**
+ * The source with every edit applied: items, delimiter runs that matched emphasis and
+ * brackets that formed a link or an image, merged in source order.
+ */
+export function renderEdits(src: string, edits: InlineEdits): string {
+const { strings, items, itemsEnd, delimiters, delimitersEnd, brackets, bracketsEnd } = edits;
+const n = src.length;
+  if (itemsEnd === 0 && delimitersEnd === 0 && bracketsEnd === 0) return src;
+  // Every edit is at most as long as its source span plus two boundary spaces.
+  const out = new Uint16Array(n + 2 * (itemsEnd / ITEM_STRIDE + delimitersEnd / DELIMITER_STRIDE + bracketsEnd / BRACKET_STRIDE) + 2);
+  let w = 0;
+  let copied = 0;
+  let depth = 0;
+  let i = 0;
+  let d = nextUsedDelimiter(delimiters, 0, delimitersEnd);
+  let b = nextFormedBracket(brackets, 0, bracketsEnd);
+  for (;;) {
+    const itemStart = i < itemsEnd ? (items[i + I_START] as number) : n;
+    const runStart = d < delimitersEnd ? (delimiters[d + D_START] as number) : n;
+    const bracketLabel = b < bracketsEnd ? (brackets[b + B_LABEL] as number) : 0;
+    const openerStart = b < bracketsEnd ? (bracketLabel >> 2) - 1 - ((brackets[b + B_BOTTOM_IMAGE] as number) & 1) : n;
+    if (runStart < itemStart && runStart < openerStart) {
+      const info = delimiters[d + D_INFO] as number;
+      const left = delimiters[d + D_LEFT] as number;
+      const right = delimiters[d + D_RIGHT] as number;
+      const length = info >> 4;
+      let rest = length - left - right;
+      // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
+      // chunk) from its original end, so its leftover text shows the whole run.
+      if ((info & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
+      for (let k = copied; k < runStart; k++) out[w++] = src.charCodeAt(k);
+      if (left > 0 && depth === 0) out[w++] = SPACE;
+      const marker = (info & STAR_BIT) !== 0 ? STAR : UNDERSCORE;
+      for (let k = 0; k < rest; k++) out[w++] = marker;
+      if (right > 0 && depth === 0) out[w++] = SPACE;
+      copied = runStart + length;
+      d = nextUsedDelimiter(delimiters, d + DELIMITER_STRIDE, delimitersEnd);
+      continue;
+    }
+    if (openerStart < itemStart) {
+      for (let k = copied; k < openerStart; k++) out[w++] = src.charCodeAt(k);
+      if (depth === 0) out[w++] = SPACE;
+      if ((bracketLabel & 3) === 2) depth++;
+      copied = bracketLabel >> 2;
+      b = nextFormedBracket(brackets, b + BRACKET_STRIDE, bracketsEnd);
+      continue;
+    }
+    if (i === itemsEnd) break;
+    const kind = (items[i + I_KIND_AUX] as number) & 7;
+    const aux = (items[i + I_KIND_AUX] as number) >> 3;
+    for (let k = copied; k < itemStart; k++) out[w++] = src.charCodeAt(k);
+    copied = items[i + I_END] as number;
+    const valueEnd = items[i + I_EXTRA] as number;
+    i += ITEM_STRIDE;
+    if (kind === IMAGE_CLOSE) depth--;
+    if (kind === DROP) continue;
+    if (kind === REPLACE) {
+      const value = strings[aux] as string;
+      for (let k = 0; k < value.length; k++) out[w++] = value.charCodeAt(k);
+      continue;
+    }
+    if (kind === WRAP) {
+      if (depth === 0) out[w++] = SPACE;
+      for (let k = aux; k < valueEnd; k++) out[w++] = src.charCodeAt(k);
+      if (depth === 0) out[w++] = SPACE;
+      continue;
+    }
+    // BREAK, LINK_CLOSE, IMAGE_CLOSE: one boundary.
+    if (depth === 0) out[w++] = SPACE;
+  }
+  for (let k = copied; k < n; k++) out[w++] = src.charCodeAt(k);
+  return fromCodeUnits(out, w);
+}
+
+/** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */
+function nextUsedDelimiter(records: Int32Array, d: number, end: number): number {
+while (d < end && (records[d + D_LEFT] as number) === 0 && (records[d + D_RIGHT] as number) === 0) d += DELIMITER_STRIDE;
+return d;
+}
+
+/** The first bracket id at or after `b` that formed a link or an image, or `end`. */
+function nextFormedBracket(records: Int32Array, b: number, end: number): number {
+while (b < end && ((records[b + B_LABEL] as number) & 3) === 0) b += BRACKET_STRIDE;
+return b;
+}
