@@ -8,7 +8,7 @@
  * Linear bound: O(content length): the lines are joined once for the
  * definitions, and the substance scan reads each char at most once.
  */
-import { AMP, HASH, LBRACKET, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup } from './chars';
+import { AMP, HASH, LBRACKET, LF, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup } from './chars';
 import { parseDefinition } from './definitions';
 import type { ContentHost, InlineSource } from './scan-types';
 
@@ -100,16 +100,19 @@ function paragraphIsSubstantive(body: string, from: number, to: number): boolean
 function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boolean): number {
   const { body } = host;
   const { starts, ends, columns, count } = lines;
-  // The content as micromark's content tokenizer sees it after line prefixes.
-  const parts: string[] = [];
-  const lineStarts: number[] = [];
+  if (count === 0) return 0;
+  // The content as micromark's content tokenizer sees it after line prefixes: its lines joined
+  // by '\n'. When every line follows the previous one's '\n' directly (no container prefix,
+  // indent, and a '\n' line ending), that is a slice of the body, and no copy is made.
+  const lineStarts: number[] = new Array(count);
   let offset = 0;
+  let contiguous = true;
   for (let line = 0; line < count; line++) {
-    parts.push(body.slice(starts[line], ends[line]));
-    lineStarts.push(offset);
+    lineStarts[line] = offset;
     offset += ends[line] - starts[line] + 1;
+    if (line > 0 && (starts[line] !== ends[line - 1] + 1 || body.charCodeAt(ends[line - 1]) !== LF)) contiguous = false;
   }
-  const text = parts.join('\n');
+  const text = contiguous ? body.slice(starts[0], ends[count - 1]) : joinLines(body, starts, ends, count);
   let line = 0;
   while (line < count && text.charCodeAt(lineStarts[line]) === LBRACKET) {
     const parsed = parseDefinition(text, lineStarts[line], line, lineStarts, columns);
@@ -122,6 +125,12 @@ function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boole
     line = next;
   }
   return line;
+}
+
+function joinLines(body: string, starts: readonly number[], ends: readonly number[], count: number): string {
+  const parts: string[] = new Array(count);
+  for (let line = 0; line < count; line++) parts[line] = body.slice(starts[line], ends[line]);
+  return parts.join('\n');
 }
 
 /** The inline source of the content's lines from `first` on (a module function: no closure per call). */

@@ -8,7 +8,7 @@
  * the caller stops at the first failure, so a content run is read O(1)
  * times in total (a title scan that fails ends the definitions).
  */
-import { BACKSLASH, COLON, DEL, GT, LBRACKET, LF, LPAREN, LT, QUOTE, APOS, RBRACKET, RPAREN, SPACE, TAB } from './chars';
+import { BACKSLASH, COLON, CR, DEL, GT, LBRACKET, LF, LPAREN, LT, QUOTE, APOS, RBRACKET, RPAREN, SPACE, TAB } from './chars';
 
 /** micromark's label cap: more codes than this and it is not a label. */
 const MAX_LABEL_CODES = 999;
@@ -174,5 +174,9 @@ function parseTitleAfter(text: string, at: number): number {
 
 /** The label with every whitespace run (line endings included) folded to one space. */
 function foldLabel(raw: string): string {
-  return raw.replace(/[\t\n\r ]+/g, ' ');
+  for (let at = 0; at < raw.length; at++) {
+    const code = raw.charCodeAt(at);
+    if (code === TAB || code === LF || code === CR || (code === SPACE && raw.charCodeAt(at + 1) <= SPACE)) return raw.replace(/[\t\n\r ]+/g, ' ');
+  }
+  return raw;
 }
