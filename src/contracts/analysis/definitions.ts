@@ -32,15 +32,13 @@ export function parseDefinition(
   lineStarts: readonly number[],
   lineColumns: readonly number[],
 ): ParsedDefinition | null {
-  const len = text.length;
-  const codeAt = (i: number): number => (i < len ? text.charCodeAt(i) : -1);
   // Label.
   let at = start + 1;
   let column = lineColumns[line] + 1;
   let seen = false;
   let codes = 0;
   for (;;) {
-    const code = codeAt(at);
+    const code = codeAt(text, at);
     if (code === -1 || code === LBRACKET) return null;
     if (code === RBRACKET) {
       if (!seen) return null;
@@ -61,7 +59,7 @@ export function parseDefinition(
       column++;
     }
     if (code === BACKSLASH) {
-      const next = codeAt(at + 1);
+      const next = codeAt(text, at + 1);
       if (next === LBRACKET || next === BACKSLASH || next === RBRACKET) {
         at++;
         codes++;
@@ -73,23 +71,23 @@ export function parseDefinition(
   }
   const rawLabel = text.slice(start + 1, at);
   at++;
-  if (codeAt(at) !== COLON) return null;
+  if (codeAt(text, at) !== COLON) return null;
   at++;
   // Whitespace, including at most the line endings content can hold.
   at = skipWhitespaceAndLineEndings(text, at);
   // Destination.
-  let code = codeAt(at);
+  let code = codeAt(text, at);
   if (code === LT) {
     at++;
     for (;;) {
-      code = codeAt(at);
+      code = codeAt(text, at);
       if (code === GT) {
         at++;
         break;
       }
       if (code === -1 || code === LT || code === LF) return null;
       if (code === BACKSLASH) {
-        const next = codeAt(at + 1);
+        const next = codeAt(text, at + 1);
         if (next === LT || next === GT || next === BACKSLASH) at++;
       }
       at++;
@@ -98,7 +96,7 @@ export function parseDefinition(
     if (code === -1 || code === SPACE || code === RPAREN || code < 32 || code === DEL) return null;
     let balance = 0;
     for (;;) {
-      code = codeAt(at);
+      code = codeAt(text, at);
       if (balance === 0 && (code === -1 || code === RPAREN || code === LF || code === SPACE || code === TAB)) break;
       if (code === LPAREN) {
         balance++;
@@ -112,7 +110,7 @@ export function parseDefinition(
       }
       if (code === -1 || code === SPACE || code < 32 || code === DEL) return null;
       if (code === BACKSLASH) {
-        const next = codeAt(at + 1);
+        const next = codeAt(text, at + 1);
         if (next === LPAREN || next === RPAREN || next === BACKSLASH) at++;
       }
       at++;
@@ -123,10 +121,15 @@ export function parseDefinition(
   const titleEnd = parseTitleAfter(text, destinationEnd);
   if (titleEnd !== -1) return { end: titleEnd, label: foldLabel(rawLabel) };
   at = destinationEnd;
-  while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
-  code = codeAt(at);
+  while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
+  code = codeAt(text, at);
   if (code === -1 || code === LF) return { end: at, label: foldLabel(rawLabel) };
   return null;
+}
+
+/** The code unit at `at`, -1 past the end (a module function: a closure per call costs a defineProperty under keepNames). */
+function codeAt(text: string, at: number): number {
+  return at < text.length ? text.charCodeAt(at) : -1;
 }
 
 function skipWhitespaceAndLineEndings(text: string, at: number): number {
@@ -139,17 +142,15 @@ function skipWhitespaceAndLineEndings(text: string, at: number): number {
 
 /** Title with its leading whitespace and trailing spaces up to a line end; returns that end or -1. */
 function parseTitleAfter(text: string, at: number): number {
-  const len = text.length;
-  const codeAt = (i: number): number => (i < len ? text.charCodeAt(i) : -1);
-  let code = codeAt(at);
+  let code = codeAt(text, at);
   if (!(code === SPACE || code === TAB || code === LF)) return -1;
   at = skipWhitespaceAndLineEndings(text, at);
-  code = codeAt(at);
+  code = codeAt(text, at);
   if (code !== QUOTE && code !== APOS && code !== LPAREN) return -1;
   const marker = code === LPAREN ? RPAREN : code;
   at++;
   for (;;) {
-    code = codeAt(at);
+    code = codeAt(text, at);
     if (code === marker) {
       at++;
       break;
@@ -158,17 +159,17 @@ function parseTitleAfter(text: string, at: number): number {
     if (code === LF) {
       at++;
       // A title may continue on the next line, after its line prefix.
-      while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
+      while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
       continue;
     }
     if (code === BACKSLASH) {
-      const next = codeAt(at + 1);
+      const next = codeAt(text, at + 1);
       if (next === marker || next === BACKSLASH) at++;
     }
     at++;
   }
-  while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
-  code = codeAt(at);
+  while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
+  code = codeAt(text, at);
   return code === -1 || code === LF ? at : -1;
 }
 
