@@ -3,12 +3,16 @@
  * the text of one content run: its lines joined by `\n`, each starting at
  * its first non-space char. Invariant: accepts exactly what micromark
  * 4.0.3 accepts, including the 999-code label cap, where a tab counts as
- * the 1-4 codes micromark's preprocessing turns it into.
+ * the 1-4 codes micromark's preprocessing turns it into, and NUL is the
+ * U+FFFD that preprocessing makes of it (the label keeps the NUL).
  * Linear bound: one call reads forward from `start` once, O(chars read);
  * the caller stops at the first failure, so a content run is read O(1)
  * times in total (a title scan that fails ends the definitions).
  */
 import { BACKSLASH, COLON, DEL, GT, LBRACKET, LF, LPAREN, LT, QUOTE, APOS, RBRACKET, RPAREN, SPACE, TAB } from './chars';
+
+/** Reads as U+FFFD (micromark's preprocessing), so it is no control char in a destination. */
+const NUL = 0;
 
 /** micromark's label cap: more codes than this and it is not a label. */
 const MAX_LABEL_CODES = 999;
@@ -93,7 +97,7 @@ export function parseDefinition(
       at++;
     }
   } else {
-    if (code === -1 || code === SPACE || code === RPAREN || code < 32 || code === DEL) return null;
+    if (code === -1 || code === SPACE || code === RPAREN || (code < 32 && code !== NUL) || code === DEL) return null;
     let balance = 0;
     for (;;) {
       code = codeAt(text, at);
@@ -108,7 +112,7 @@ export function parseDefinition(
         at++;
         continue;
       }
-      if (code === -1 || code === SPACE || code < 32 || code === DEL) return null;
+      if (code === -1 || code === SPACE || (code < 32 && code !== NUL) || code === DEL) return null;
       if (code === BACKSLASH) {
         const next = codeAt(text, at + 1);
         if (next === LPAREN || next === RPAREN || next === BACKSLASH) at++;
