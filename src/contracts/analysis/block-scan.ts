@@ -10,10 +10,8 @@
  * and commonmark.js disagree (lazy lines, the interrupt flag that survives
  * a pending indented-code lookahead or a nested container start, setext
  * headings after definitions), micromark wins: it is the parser of record.
- * There is no depth limit and nothing is declined. The body is read as
- * written: NUL is the U+FFFD micromark's preprocessing makes of it (the
- * only test where the two differ, a definition destination's control
- * chars, says so), so no replaced copy of the body is made.
+ * No depth limit, nothing declined; NUL is read in place as the U+FFFD
+ * micromark makes of it (definitions.ts: the one test where they differ).
  *
  * Linear bound: O(n) for n chars. Each line costs O(its length + the
  * containers it opens or closes): a non-blank line continues a container
@@ -43,7 +41,6 @@ const enum Flow {
   CodeFenced,
   Html,
 }
-
 
 export function scanBlocks(body: string): ScanResult {
   return new BlockScanner(body).run();
