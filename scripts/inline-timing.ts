@@ -1,6 +1,6 @@
 /**
  * Timing printout for the linear inline pass (not a test): every pathological shape
- * (test/unit/analysis/pathological.ts) at 100 KB and at 1,000,000 characters through
+ * (test/support/markdown/pathological.ts, inline shapes) at 100 KB and at 1,000,000 characters through
  * inlinePlainText + normalizeNfc, plus long combining-mark runs through normalizeNfc.
  * Prints CPU ms (best of 5), MB/s at 1M and the growth per doubling between 500,000 and
  * 1,000,000 characters. On a shared machine the figures vary: the first line prints a
@@ -11,7 +11,7 @@
  */
 import { inlinePlainText, normalizeLabel } from '../src/contracts/analysis/inline';
 import { normalizeNfc } from '../src/contracts/analysis/normalize-nfc';
-import { SHAPES } from '../test/unit/analysis/pathological';
+import { SHAPES } from '../test/support/markdown/pathological';
 
 /** Best of 5 in process CPU time (user + system, ms): steadier than wall time on a shared machine. */
 function best(run: () => unknown): number {
@@ -46,9 +46,9 @@ function measure(name: string, make: (size: number) => string, work: (text: stri
   rows.push([name, msSmall.toFixed(2), msHalf.toFixed(2), msFull.toFixed(2), mbps.toFixed(0), (msFull / msHalf).toFixed(2)].join(' | '));
 }
 
-for (const shape of SHAPES) {
-  const definitions = new Set(shape.labels.map(normalizeLabel));
-  measure(shape.name, shape.make, (text) => normalizeNfc(inlinePlainText([text], definitions)));
+for (const shape of SHAPES.filter((each) => each.kind === 'inline')) {
+  const definitions = new Set((shape.labels?.(1_000_000) ?? []).map(normalizeLabel));
+  measure(shape.name, shape.build, (text) => normalizeNfc(inlinePlainText([text], definitions)));
 }
 const marks = (unit: string) => (size: number) => 'a' + unit.repeat(Math.floor(size / unit.length));
 measure('NFC: out-of-order marks (normalizeNfc)', marks('\u0301\u0316'), normalizeNfc);

@@ -5,24 +5,49 @@
  */
 const ASCII = new TextDecoder();
 
+const DASH = 45;
+const LOWER_I = 105;
+const LOWER_K = 107;
+
+/** Per ASCII code unit: the slug char it lower-cases to ([a-z0-9]), or 0 for a dash. */
+const ASCII_SLUG = new Uint8Array(128);
+for (let code = 48; code <= 57; code++) ASCII_SLUG[code] = code;
+for (let code = 97; code <= 122; code++) ASCII_SLUG[code] = code;
+for (let code = 65; code <= 90; code++) ASCII_SLUG[code] = code + 32;
+
+/**
+ * Equal to `value.toLowerCase()`, then /[^a-z0-9-]/g -> '-', /-+/g -> '-', one '-' trimmed at each
+ * end; linear, one pass, no lower-cased copy and no piece per word (a regex replace keeps every piece
+ * alive until it joins them: about 20 B/char on a 1 MB heading). Lower-casing only matters where it
+ * yields [a-z0-9]: ASCII A-Z, U+212A KELVIN SIGN -> 'k', and U+0130 -> 'i' + U+0307 (a dash); every
+ * other code unit, astral or context-dependent (final sigma) included, lower-cases to none of them.
+ * Scratch: one byte per input code unit (two where U+0130 occurs), outside the JS heap.
+ */
 export function normalizeSlug(value: unknown): string {
   if (typeof value !== 'string') return '';
-  // Equal to: replace /[^a-z0-9-]/g by '-', collapse /-+/g, trim one '-' each end. One pass into a
-  // byte buffer: a regex replace with one match per word keeps every piece alive until it joins them
-  // (about 20 B/char on a 1 MB heading).
-  const lower = value.toLowerCase();
-  const out = new Uint8Array(lower.length);
+  const units = value.length;
+  let out = new Uint8Array(units);
   let length = 0;
   let dash = false;
-  for (let at = 0; at < lower.length; at++) {
-    const code = lower.charCodeAt(at);
-    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
-      if (dash && length > 0) out[length++] = 45;
-      dash = false;
-      out[length++] = code;
-    } else {
-      dash = true;
+  for (let at = 0; at < units; at++) {
+    const code = value.charCodeAt(at);
+    let mapped = code < 128 ? ASCII_SLUG[code] : code === 0x212a ? LOWER_K : 0;
+    if (code === 0x130) {
+      // 'i' then U+0307, which is a dash: written as 'i' with a dash pending.
+      if (out.length === units) {
+        const wider = new Uint8Array(units * 2);
+        wider.set(out.subarray(0, length));
+        out = wider;
+      }
+      mapped = LOWER_I;
     }
+    if (mapped === 0) {
+      dash = true;
+      continue;
+    }
+    if (dash && length > 0) out[length++] = DASH;
+    out[length++] = mapped;
+    dash = code === 0x130;
   }
   return ASCII.decode(out.subarray(0, length));
 }

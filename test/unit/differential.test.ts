@@ -124,6 +124,12 @@ describe('pathological shapes of cmark and md4c at 2 KB (block shapes 1 KB), in 
 describe('cases the old scanner declined, and micromark quirks', () => {
   const cases: [string, string][] = [
     ['a NUL character', '# Title\0x\n\nbody\0text\n'],
+    // The block scan reads NUL in place as the U+FFFD micromark makes of it: a destination char, a label char.
+    ['a NUL in a definition destination', '[a]: \0x\n\n# [a]\n'],
+    ['a NUL in an angle-bracket destination and a title', '[a]: <\0> "\0"\n\n# [a]\n'],
+    ['a NUL label, referenced as NUL and as U+FFFD', '[\0]: /u\n\n# [\0] [\uFFFD]\n'],
+    ['a U+FFFD label, referenced as NUL', '[\uFFFD]: /u\n\n# [\0]\n'],
+    ['NUL in quoted definitions, fences and html', '> [\0 a]: x\0\n> # [\0 A]\n\n```\0\n# a\n```\n<a \0>\n# b\n'],
     ['a byte order mark', '\uFEFF# Title\n\ntext\n'],
     ['a byte order mark that is not leading', '# a\n\uFEFF# b\n'],
     ['containers nested 40 deep', `${'> '.repeat(40)}# Deep\n\ntext\n`],

@@ -45,7 +45,7 @@ function expectExact(notePath: string, frontmatter: Frontmatter, body: string): 
 
 describe('jsonStringBytes', () => {
   it('equals the UTF-8 length of JSON.stringify for escapes, controls, DEL, multi-byte and lone surrogates', () => {
-    const samples = ['', 'plain', '"quoted" \\ back', '\b\t\n\f\r', '\u0000\u0001\u001f\u007f', 'é中𝄞', '\ud800', 'a\udc00b', '\ud83d\ude00\ud83d', '\u2028\u2029'];
+    const samples = ['', 'plain', '"quoted" \\ back', '\b\t\n\f\r', '\u0000\u0001\u001f\u007f', 'é中𝄞', '\ud800', 'a\udc00b', '\ud83d\ude00\ud83d', '\u2028\u2029', 'x'.repeat(50) + '"', 'y'.repeat(50) + 'é\n', 'z~ !#[]^'];
     for (const sample of samples) expect(jsonStringBytes(sample), JSON.stringify(sample)).toBe(bytesOf(sample));
   });
 

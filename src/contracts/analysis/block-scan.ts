@@ -10,7 +10,8 @@
  * and commonmark.js disagree (lazy lines, the interrupt flag that survives
  * a pending indented-code lookahead or a nested container start, setext
  * headings after definitions), micromark wins: it is the parser of record.
- * There is no depth limit and nothing is declined.
+ * No depth limit, nothing declined; NUL is read in place as the U+FFFD
+ * micromark makes of it (definitions.ts: the one test where they differ).
  *
  * Linear bound: O(n) for n chars. Each line costs O(its length + the
  * containers it opens or closes): a non-blank line continues a container
@@ -40,7 +41,6 @@ const enum Flow {
   CodeFenced,
   Html,
 }
-
 
 export function scanBlocks(body: string): ScanResult {
   return new BlockScanner(body).run();

@@ -5,8 +5,8 @@
  * block of its own when the content is top level); the rest is one
  * paragraph or heading whose inline source is recorded for the inline pass,
  * unless a plain scan already proves the paragraph substantive.
- * Linear bound: O(content length): the lines are joined once for the
- * definitions, and the substance scan reads each char at most once.
+ * Linear bound: O(content length): the lines are joined (or sliced) once
+ * for the definitions, and the substance scan reads each char at most once.
  */
 import { AMP, HASH, LBRACKET, LF, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup } from './chars';
 import { parseDefinition } from './definitions';
@@ -100,37 +100,37 @@ function paragraphIsSubstantive(body: string, from: number, to: number): boolean
 function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boolean): number {
   const { body } = host;
   const { starts, ends, columns, count } = lines;
-  if (count === 0) return 0;
-  // The content as micromark's content tokenizer sees it after line prefixes: its lines joined
-  // by '\n'. When every line follows the previous one's '\n' directly (no container prefix,
-  // indent, and a '\n' line ending), that is a slice of the body, and no copy is made.
-  const lineStarts: number[] = new Array(count);
-  let offset = 0;
+  // The content as micromark's content tokenizer sees it after line prefixes, and each line's offset in
+  // it. Lines that follow each other in the body with one LF between them (no prefix, indent or CR) are
+  // one slice of the body, which V8 shares rather than copies; otherwise they are joined.
+  const lineStarts = new Int32Array(count);
   let contiguous = true;
-  for (let line = 0; line < count; line++) {
-    lineStarts[line] = offset;
-    offset += ends[line] - starts[line] + 1;
-    if (line > 0 && (starts[line] !== ends[line - 1] + 1 || body.charCodeAt(ends[line - 1]) !== LF)) contiguous = false;
+  for (let line = 1; line < count && contiguous; line++) contiguous = starts[line] === ends[line - 1] + 1 && body.charCodeAt(ends[line - 1]) === LF;
+  let text: string;
+  if (contiguous) {
+    for (let line = 0; line < count; line++) lineStarts[line] = starts[line] - starts[0];
+    text = body.slice(starts[0], ends[count - 1]);
+  } else {
+    const parts: string[] = new Array(count);
+    let offset = 0;
+    for (let line = 0; line < count; line++) {
+      parts[line] = body.slice(starts[line], ends[line]);
+      lineStarts[line] = offset;
+      offset += ends[line] - starts[line] + 1;
+    }
+    text = parts.join('\n');
   }
-  const text = contiguous ? body.slice(starts[0], ends[count - 1]) : joinLines(body, starts, ends, count);
   let line = 0;
   while (line < count && text.charCodeAt(lineStarts[line]) === LBRACKET) {
-    const parsed = parseDefinition(text, lineStarts[line], line, lineStarts, columns);
-    if (parsed === null) break;
+    const end = parseDefinition(text, lineStarts[line], line, columns, host.labels);
+    if (end === -1) break;
     if (topLevel) host.blocks.push({ start: starts[line], substantive: false, pending: null });
-    host.labels.push(parsed.label);
     // The definition ends at a line end: the next one starts on the following line.
     let next = line + 1;
-    while (next < count && lineStarts[next] <= parsed.end) next++;
+    while (next < count && lineStarts[next] <= end) next++;
     line = next;
   }
   return line;
-}
-
-function joinLines(body: string, starts: readonly number[], ends: readonly number[], count: number): string {
-  const parts: string[] = new Array(count);
-  for (let line = 0; line < count; line++) parts[line] = body.slice(starts[line], ends[line]);
-  return parts.join('\n');
 }
 
 /** The inline source of the content's lines from `first` on (a module function: no closure per call). */

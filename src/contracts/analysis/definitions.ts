@@ -3,47 +3,44 @@
  * the text of one content run: its lines joined by `\n`, each starting at
  * its first non-space char. Invariant: accepts exactly what micromark
  * 4.0.3 accepts, including the 999-code label cap, where a tab counts as
- * the 1-4 codes micromark's preprocessing turns it into.
+ * the 1-4 codes micromark's preprocessing turns it into, and NUL is the
+ * U+FFFD that preprocessing makes of it (the label keeps the NUL).
  * Linear bound: one call reads forward from `start` once, O(chars read);
  * the caller stops at the first failure, so a content run is read O(1)
  * times in total (a title scan that fails ends the definitions).
  */
 import { BACKSLASH, COLON, CR, DEL, GT, LBRACKET, LF, LPAREN, LT, QUOTE, APOS, RBRACKET, RPAREN, SPACE, TAB } from './chars';
 
+/** Reads as U+FFFD (micromark's preprocessing), so it is no control char in a destination. */
+const NUL = 0;
+
 /** micromark's label cap: more codes than this and it is not a label. */
 const MAX_LABEL_CODES = 999;
 
-export interface ParsedDefinition {
-  /** Index of the line ending (or text end) that closes the definition. */
-  end: number;
-  /** The raw label with every whitespace run folded to one space. */
-  label: string;
-}
-
 /**
- * The definition starting at `start` (a `[` at the start of line `line`),
- * or null. `lineStarts` are the lines' offsets in `text`, `lineColumns`
- * the micromark column (0-based, tabs to multiples of 4) each line starts at.
+ * The definition starting at `start` (a `[` at the start of line `line`):
+ * the index of the line ending (or text end) that closes it, its label
+ * (whitespace runs folded to one space) pushed onto `labels`; or -1 and
+ * nothing pushed (no object per definition). `lineColumns` holds the
+ * micromark column (0-based, tabs to multiples of 4) each line starts at.
  */
 export function parseDefinition(
   text: string,
   start: number,
   line: number,
-  lineStarts: readonly number[],
   lineColumns: readonly number[],
-): ParsedDefinition | null {
-  const len = text.length;
-  const codeAt = (i: number): number => (i < len ? text.charCodeAt(i) : -1);
+  labels: string[],
+): number {
   // Label.
   let at = start + 1;
   let column = lineColumns[line] + 1;
   let seen = false;
   let codes = 0;
   for (;;) {
-    const code = codeAt(at);
-    if (code === -1 || code === LBRACKET) return null;
+    const code = codeAt(text, at);
+    if (code === -1 || code === LBRACKET) return -1;
     if (code === RBRACKET) {
-      if (!seen) return null;
+      if (!seen) return -1;
       break;
     }
     if (code === LF) {
@@ -61,7 +58,7 @@ export function parseDefinition(
       column++;
     }
     if (code === BACKSLASH) {
-      const next = codeAt(at + 1);
+      const next = codeAt(text, at + 1);
       if (next === LBRACKET || next === BACKSLASH || next === RBRACKET) {
         at++;
         codes++;
@@ -69,36 +66,36 @@ export function parseDefinition(
       }
     }
     at++;
-    if (codes > MAX_LABEL_CODES) return null;
+    if (codes > MAX_LABEL_CODES) return -1;
   }
   const rawLabel = text.slice(start + 1, at);
   at++;
-  if (codeAt(at) !== COLON) return null;
+  if (codeAt(text, at) !== COLON) return -1;
   at++;
   // Whitespace, including at most the line endings content can hold.
   at = skipWhitespaceAndLineEndings(text, at);
   // Destination.
-  let code = codeAt(at);
+  let code = codeAt(text, at);
   if (code === LT) {
     at++;
     for (;;) {
-      code = codeAt(at);
+      code = codeAt(text, at);
       if (code === GT) {
         at++;
         break;
       }
-      if (code === -1 || code === LT || code === LF) return null;
+      if (code === -1 || code === LT || code === LF) return -1;
       if (code === BACKSLASH) {
-        const next = codeAt(at + 1);
+        const next = codeAt(text, at + 1);
         if (next === LT || next === GT || next === BACKSLASH) at++;
       }
       at++;
     }
   } else {
-    if (code === -1 || code === SPACE || code === RPAREN || code < 32 || code === DEL) return null;
+    if (code === -1 || code === SPACE || code === RPAREN || (code < 32 && code !== NUL) || code === DEL) return -1;
     let balance = 0;
     for (;;) {
-      code = codeAt(at);
+      code = codeAt(text, at);
       if (balance === 0 && (code === -1 || code === RPAREN || code === LF || code === SPACE || code === TAB)) break;
       if (code === LPAREN) {
         balance++;
@@ -110,9 +107,9 @@ export function parseDefinition(
         at++;
         continue;
       }
-      if (code === -1 || code === SPACE || code < 32 || code === DEL) return null;
+      if (code === -1 || code === SPACE || (code < 32 && code !== NUL) || code === DEL) return -1;
       if (code === BACKSLASH) {
-        const next = codeAt(at + 1);
+        const next = codeAt(text, at + 1);
         if (next === LPAREN || next === RPAREN || next === BACKSLASH) at++;
       }
       at++;
@@ -121,12 +118,23 @@ export function parseDefinition(
   const destinationEnd = at;
   // Optional title, which needs whitespace (or a line ending) before it.
   const titleEnd = parseTitleAfter(text, destinationEnd);
-  if (titleEnd !== -1) return { end: titleEnd, label: foldLabel(rawLabel) };
+  if (titleEnd !== -1) {
+    labels.push(foldLabel(rawLabel));
+    return titleEnd;
+  }
   at = destinationEnd;
-  while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
-  code = codeAt(at);
-  if (code === -1 || code === LF) return { end: at, label: foldLabel(rawLabel) };
-  return null;
+  while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
+  code = codeAt(text, at);
+  if (code === -1 || code === LF) {
+    labels.push(foldLabel(rawLabel));
+    return at;
+  }
+  return -1;
+}
+
+/** The code unit at `at`, -1 past the end (a module function: a closure per call costs a defineProperty under keepNames). */
+function codeAt(text: string, at: number): number {
+  return at < text.length ? text.charCodeAt(at) : -1;
 }
 
 function skipWhitespaceAndLineEndings(text: string, at: number): number {
@@ -139,17 +147,15 @@ function skipWhitespaceAndLineEndings(text: string, at: number): number {
 
 /** Title with its leading whitespace and trailing spaces up to a line end; returns that end or -1. */
 function parseTitleAfter(text: string, at: number): number {
-  const len = text.length;
-  const codeAt = (i: number): number => (i < len ? text.charCodeAt(i) : -1);
-  let code = codeAt(at);
+  let code = codeAt(text, at);
   if (!(code === SPACE || code === TAB || code === LF)) return -1;
   at = skipWhitespaceAndLineEndings(text, at);
-  code = codeAt(at);
+  code = codeAt(text, at);
   if (code !== QUOTE && code !== APOS && code !== LPAREN) return -1;
   const marker = code === LPAREN ? RPAREN : code;
   at++;
   for (;;) {
-    code = codeAt(at);
+    code = codeAt(text, at);
     if (code === marker) {
       at++;
       break;
@@ -158,25 +164,31 @@ function parseTitleAfter(text: string, at: number): number {
     if (code === LF) {
       at++;
       // A title may continue on the next line, after its line prefix.
-      while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
+      while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
       continue;
     }
     if (code === BACKSLASH) {
-      const next = codeAt(at + 1);
+      const next = codeAt(text, at + 1);
       if (next === marker || next === BACKSLASH) at++;
     }
     at++;
   }
-  while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
-  code = codeAt(at);
+  while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
+  code = codeAt(text, at);
   return code === -1 || code === LF ? at : -1;
 }
 
-/** The label with every whitespace run (line endings included) folded to one space. */
+/**
+ * The label with every whitespace run (line endings included) folded to one space. Most labels
+ * need nothing folded and are returned as they are: a global regex replace allocates about 100 bytes
+ * per call even without a match (1 MB for 10,000 definitions).
+ */
 function foldLabel(raw: string): string {
   for (let at = 0; at < raw.length; at++) {
     const code = raw.charCodeAt(at);
-    if (code === TAB || code === LF || code === CR || (code === SPACE && raw.charCodeAt(at + 1) <= SPACE)) return raw.replace(/[\t\n\r ]+/g, ' ');
+    if (code === TAB || code === LF || code === CR || (code === SPACE && raw.charCodeAt(at + 1) === SPACE)) {
+      return raw.replace(/[\t\n\r ]+/g, ' ');
+    }
   }
   return raw;
 }

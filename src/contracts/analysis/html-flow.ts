@@ -132,14 +132,13 @@ function opened(kind: HtmlKind, closesOnOpeningLine: boolean): HtmlOpening {
 
 /** micromark's condition-7 tag: the whole tag, then only spaces/tabs, on this line. */
 function completeTag(body: string, at: number, end: number, closing: boolean): boolean {
-  const codeAt = (i: number): number => (i < end ? body.charCodeAt(i) : -1);
   if (closing) {
-    while (codeAt(at) === SPACE || codeAt(at) === TAB) at++;
+    while (codeAt(body, end, at) === SPACE || codeAt(body, end, at) === TAB) at++;
   } else {
     let state = Attr.NameBefore;
     let quote = 0;
     attributes: for (;;) {
-      const c = codeAt(at);
+      const c = codeAt(body, end, at);
       switch (state) {
         case Attr.NameBefore:
           if (c === SLASH) {
@@ -193,7 +192,7 @@ function completeTag(body: string, at: number, end: number, closing: boolean): b
       }
     }
   }
-  if (codeAt(at) !== GT) return false;
+  if (codeAt(body, end, at) !== GT) return false;
   at++;
   while (at < end) {
     const c = body.charCodeAt(at);
@@ -262,4 +261,9 @@ export function htmlLineCloses(body: string, from: number, end: number, initial:
     else if (code === RBRACKET && kind === HtmlKind.Cdata) state = HtmlEnd.CdataInside;
   }
   return false;
+}
+
+/** The code unit at `at` before `end`, else -1 (a module function: a closure per call costs a defineProperty under keepNames). */
+function codeAt(body: string, end: number, at: number): number {
+  return at < end ? body.charCodeAt(at) : -1;
 }

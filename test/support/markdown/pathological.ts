@@ -3,8 +3,11 @@
  * (plus the shapes issue 10 measured), rebuilt from their descriptions and
  * scaled to a target size, and placed where a note can hold them: an ATX
  * heading, a setext heading or a paragraph (inline shapes), or as the
- * whole note (block shapes). Used by the differential tests at sizes
- * micromark still finishes and by `npm run bench` at 100 KB and 1M chars.
+ * whole note (block shapes). The one list of pathological shapes: used by
+ * the differential tests at sizes micromark still finishes (whole notes in
+ * test/unit/differential.test.ts, the inline pass alone in
+ * test/unit/analysis/inline.test.ts), by the Worker test at 100 KB, by
+ * `npm run bench` at 100 KB and 1M chars, and by scripts/inline-timing.ts.
  */
 
 export type Position = 'atx' | 'setext' | 'paragraph' | 'block';
@@ -13,14 +16,22 @@ export interface Shape {
   name: string;
   /** Inline shapes go in every inline position; block shapes are the note. */
   kind: 'inline' | 'block';
-  /** A run of about `chars` chars (never more), on one line for inline shapes. */
+  /** A run of about `chars` chars (never more than one repeated unit over), on one line for inline shapes. */
   build(chars: number): string;
-  /** Lines placed before the note (definitions the run refers to), at most a tenth of the size. */
-  preamble?(chars: number): string;
+  /**
+   * Labels the run refers to, defined before the note as `[label]: u` lines: at most a tenth of
+   * the size, except the label-chain shapes, whose few labels are long by design.
+   */
+  labels?(chars: number): string[];
 }
 
 const repeatTo = (unit: string, chars: number): string => unit.repeat(Math.max(1, Math.floor(chars / unit.length)));
 const run = (unit: string) => (chars: number) => repeatTo(unit, chars);
+const nested = (open: string, middle: string, close: string) => (chars: number) => {
+  const depth = Math.max(1, Math.floor((chars - middle.length) / (open.length + close.length)));
+  return open.repeat(depth) + middle + close.repeat(depth);
+};
+const labels = (...values: string[]) => () => values;
 
 export const SHAPES: Shape[] = [
   {
@@ -48,11 +59,32 @@ export const SHAPES: Shape[] = [
       return '['.repeat(half) + 'a' + ']'.repeat(half);
     },
   },
+  { name: 'nested brackets, defined label', kind: 'inline', build: nested('[', 'a', ']'), labels: labels('a') },
   {
     name: 'nested invalid link references',
     kind: 'inline',
     build: (chars) => '['.repeat(Math.floor(chars / 2)) + ']'.repeat(Math.floor(chars / 2)),
-    preamble: () => '[a]: /b\n\n',
+    labels: labels('a'),
+  },
+  // Reference-label chains: nested brackets whose spans are as long as the longest definition
+  // and match none (so every closer looks its label up).
+  {
+    name: 'label chains, 990-char definition',
+    kind: 'inline',
+    build: run('['.repeat(240) + 'b'.repeat(510) + ']'.repeat(240) + ' '),
+    labels: labels('a'.repeat(990)),
+  },
+  {
+    name: 'label chains, escaped brackets',
+    kind: 'inline',
+    build: run('\\\\['.repeat(60) + '\\[b\\] '.repeat(100) + '\\\\]'.repeat(60) + ' '),
+    labels: labels('\\[b\\] '.repeat(150).trim(), '\\[b\\] '.repeat(100) + '\\\\\\\\', 'b\\\\'),
+  },
+  {
+    name: 'label chains, folded whitespace and case',
+    kind: 'inline',
+    build: run('['.repeat(100) + 'SS\t '.repeat(90) + ']'.repeat(50) + '[' + 'iΣ σας '.repeat(40) + ']'.repeat(51) + ' ' + '[İσ \t ΣΑΣ] '),
+    labels: labels(...Array.from({ length: 20 }, (_, i) => 'ß '.repeat(20 + 20 * i).trim()), 'İσ ΣΑΣ', 'ǅ\tx'),
   },
   {
     name: 'backtick runs `e` `e``` ...',
@@ -68,24 +100,48 @@ export const SHAPES: Shape[] = [
   { name: 'unclosed links `[a](b`', kind: 'inline', build: run('[a](b') },
   { name: 'many links `[t](/u) `', kind: 'inline', build: run('[t](/u) ') },
   { name: 'images `![](x) `', kind: 'inline', build: run('![](x) ') },
+  { name: 'nested images `![![a](b)](b)`', kind: 'inline', build: nested('![', 'a', '](b)') },
+  { name: 'images and empty links `![[]()`', kind: 'inline', build: run('![[]()') },
   { name: 'broken link titles `[ (](`', kind: 'inline', build: run('[ (](') },
+  {
+    name: 'unclosed paren titles `[a](b (`',
+    kind: 'inline',
+    build: (chars) => {
+      const half = Math.max(1, Math.floor((chars - 2) / 2));
+      return repeatTo('[a](b (', half) + ')' + ' '.repeat(half) + 'x';
+    },
+  },
+  {
+    name: 'deep destination parens `[a](b(b(`',
+    kind: 'inline',
+    build: (chars) => {
+      const half = Math.max(2, Math.floor((chars - 4) / 2));
+      return '[a](' + repeatTo('b(', half) + repeatTo(')', half);
+    },
+  },
   {
     name: 'many references `[0] `',
     kind: 'inline',
     build: run('[0] '),
-    preamble: (chars) => {
-      let out = '';
-      for (let index = 0; out.length < chars / 10; index++) out += `[${index}]: u\n`;
-      return out + '\n';
+    labels: (chars) => {
+      const out: string[] = [];
+      for (let size = 0; size < chars / 10; size += String(out.length).length + 6) out.push(String(out.length));
+      return out;
     },
   },
+  { name: 'shortcut references `[a] `', kind: 'inline', build: run('[a] '), labels: labels('a') },
   { name: 'html openers and closers `<>`', kind: 'inline', build: run('<>') },
   { name: 'processing instruction openers `<?`', kind: 'inline', build: (chars) => 'x' + repeatTo('<?', chars - 1) },
   { name: 'CDATA openers', kind: 'inline', build: (chars) => 'x' + repeatTo('<![CDATA[', chars - 1) },
   { name: 'declaration openers `<!A`', kind: 'inline', build: (chars) => 'x' + repeatTo('<!A', chars - 1) },
   { name: 'comment openers `<!--`', kind: 'inline', build: (chars) => 'x' + repeatTo('<!--', chars - 1) },
+  { name: 'open tags with quoted attributes', kind: 'inline', build: run('<a x="<b y=\'" z=\'') },
   { name: 'entity-like runs `&#3;&x`', kind: 'inline', build: run('&#3;&amp&x') },
+  { name: 'numeric and named entities `&amp&#1234567`', kind: 'inline', build: run('&amp&#1234567&#x1F6000;&bogus;') },
   { name: 'autolink openers `<a:`', kind: 'inline', build: run('<a:b ') },
+  { name: 'autolinks and emails `<a:b <c@d `', kind: 'inline', build: run('<a:b <c@d ') },
+  { name: 'emphasis and trailing spaces `a *b*  `', kind: 'inline', build: run('a *b*  ') },
+  { name: 'U+0000 in a heading `abc\\0de\\0`', kind: 'inline', build: run('abc\u0000de\u0000') },
   { name: 'combining marks `e\\u0301...`', kind: 'inline', build: (chars) => 'e' + '\u0301\u0327\u0323'.repeat(Math.floor((chars - 1) / 3)) },
   { name: 'U+0000 and BOM', kind: 'block', build: (chars) => '\uFEFF' + repeatTo('abc\u0000de\u0000 ', chars - 1) },
   { name: 'nested block quotes `> `', kind: 'block', build: (chars) => repeatTo('> ', chars - 1) + 'a' },
@@ -108,10 +164,19 @@ export const SHAPES: Shape[] = [
 
 export const INLINE_POSITIONS: Position[] = ['atx', 'setext', 'paragraph'];
 
-/** The note for `shape` at `position`, about `chars` chars long and never over it. */
+/** The definitions of `shape`'s labels for a note of `chars` chars, with the blank line after them. */
+export function definitionLines(shape: Shape, chars: number): string {
+  const defined = shape.labels?.(chars) ?? [];
+  return defined.length === 0 ? '' : defined.map((label) => `[${label}]: u\n`).join('') + '\n';
+}
+
+/**
+ * The note for `shape` at `position`, about `chars` chars long: never over it, except by the run's
+ * one unit or the definitions when those alone are near the size (label chains at a few KB).
+ */
 export function pathologicalNote(shape: Shape, position: Position, chars: number): string {
   if (shape.kind === 'block') return shape.build(chars).slice(0, chars);
-  const preamble = shape.preamble?.(chars) ?? '';
+  const preamble = definitionLines(shape, chars);
   const head = position === 'atx' ? '# ' : position === 'paragraph' ? '# Title\n\n' : '';
   const tail = position === 'setext' ? '\n===' : '';
   const body = shape.build(chars - preamble.length - head.length - tail.length);

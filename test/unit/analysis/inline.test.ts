@@ -7,7 +7,7 @@ import { inlinePlainText, normalizeLabel } from '../../../src/contracts/analysis
 import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
 import { inlineCase } from './generators';
 import { compareCase, oracleTexts, passText, type Comparison } from './oracle';
-import { SHAPES } from './pathological';
+import { SHAPES } from '../../support/markdown/pathological';
 
 const spec = createRequire(import.meta.url)('commonmark-spec') as { tests: { markdown: string; example: number }[] };
 
@@ -102,13 +102,17 @@ describe('inlinePlainText against the micromark oracle', () => {
 
   it('agrees on every pathological shape at 2 KB in paragraph, ATX and setext positions', () => {
     const mismatches: unknown[] = [];
-    for (const shape of SHAPES) {
-      const line = shape.make(2000);
+    for (const shape of SHAPES.filter((each) => each.kind === 'inline')) {
+      const line = shape.build(2000);
+      const labels = shape.labels?.(2000) ?? [];
       // One parse each: the content as a paragraph and then as an ATX (one line) or setext (two lines) heading.
-      for (const lines of [[line], [line.slice(0, 1000), line.slice(1000)]]) {
-        const expected = oracleTexts(lines, shape.labels);
+      // The two lines split near the middle, a few chars on where a second line would open a block (`<![CDATA[`).
+      let cut = 1000;
+      while (cut < 1010 && oracleTexts([line.slice(0, cut), line.slice(cut)], labels) === null) cut++;
+      for (const lines of [[line], [line.slice(0, cut), line.slice(cut)]]) {
+        const expected = oracleTexts(lines, labels);
         expect(expected, shape.name).not.toBeNull();
-        const actual = passText(lines, shape.labels);
+        const actual = passText(lines, labels);
         if (actual !== expected?.paragraph || actual !== expected.heading) mismatches.push({ shape: shape.name, lines: lines.length });
       }
     }

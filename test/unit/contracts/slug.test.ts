@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeSlug } from '../../../src/contracts';
 
@@ -46,6 +47,25 @@ describe('normalizeSlug (REFERENCE-CONTRACTS 1.2)', () => {
   it('keeps digits and existing dashes', () => {
     expect(normalizeSlug('2026-05-24')).toBe('2026-05-24');
     expect(normalizeSlug('v1.2.3')).toBe('v1-2-3');
+  });
+
+  it('equals lower-casing then the reference regexes, for any UTF-16 code units (no lower-cased copy is made)', () => {
+    const reference = (value: string): string =>
+      value.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/-+/g, '-').replace(/^-/, '').replace(/-$/, '');
+    const unit = fc.oneof(
+      fc.constantFrom('A', 'z', '0', '9', '-', ' ', '\u0130', '\u212A', 'Σ', 'é', '😀', '\ud800', 'ǅ', 'ß', '_'),
+      fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }).map((units) => units.join('')), (value) => {
+        expect(normalizeSlug(value)).toBe(reference(value));
+      }),
+      { seed: 7, numRuns: 3000 },
+    );
+    for (let code = 0x80; code <= 0x10ffff; code += code < 0x10000 ? 1 : 97) {
+      const value = `a${String.fromCodePoint(code)}B`;
+      expect(normalizeSlug(value), code.toString(16)).toBe(reference(value));
+    }
   });
 
   it('returns empty for non-strings', () => {
