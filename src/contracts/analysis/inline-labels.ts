@@ -16,13 +16,15 @@
  * hash are indexed once per definitions set); any other span is sliced and normalized.
  *
  * Linear bound: O(n) over all calls of one pass, however long the defined labels. The
- * bare-bracket test is O(1) amortized: one forward cursor over the source, as the closers come
- * in source order. Only spans without a bare bracket are read (at most twice each), and those
- * are disjoint: every `]` the pass treats as a closer is itself bare (after an odd run of
- * backslashes the pass reads it as escaped, and every construct it skips ends in `` ` ``, `>`,
- * `;`, `)` or a consumed `]`, never in a backslash), so a span that contains an earlier closer
- * fails the test. Full-reference labels (`[text][label]`) are bounded by scanReferenceLabel and
- * also disjoint. The hash index costs O(total key length) once per definitions set (a WeakMap
+ * bare-bracket test reads the span backwards from its end and stops at the first bare bracket
+ * (counting the backslash run before each bracket it meets). Every `]` the pass treats as a
+ * closer is itself bare (after an odd run of backslashes the pass reads it as escaped, and
+ * every construct it skips ends in `` ` ``, `>`, `;`, `)` or a consumed `]`, never in a
+ * backslash) and closers come in source order, so the stretches read back from successive
+ * closers are disjoint, and so are the spans without a bare bracket (a span that contains an
+ * earlier closer has one); only those are normalized, each read at most three times in all.
+ * Full-reference labels (`[text][label]`) are bounded by scanReferenceLabel and also
+ * disjoint. The hash index costs O(total key length) once per definitions set (a WeakMap
  * keeps it across the passes of one note). Memory: O(number of definitions).
  */
 
@@ -97,12 +99,6 @@ function keysByHash(definitions: ReadonlySet<string>): Map<number, string | null
 
 /** Label lookups of one inline pass over `src`. */
 export class LabelLookup {
-  /** Positions below this have been read for bare brackets. */
-  private cursor = 0;
-  /** Length of the backslash run that ends right before `cursor`. */
-  private backslashes = 0;
-  /** The last bare bracket below `cursor`, or -1. */
-  private lastBare = -1;
   private keys: Map<number, string | null> | null = null;
 
   constructor(
@@ -112,12 +108,21 @@ export class LabelLookup {
 
   /**
    * Whether the span [start, end) between an opener and the `]` at `end` names a definition.
-   * Preconditions: src[start - 1] is the opener's `[`, and `end` never decreases between calls.
+   * Preconditions: src[start - 1] is the opener's `[`, src[end] is a bare `]`, and calls come
+   * in increasing `end` (for the bound only).
    */
   defined(start: number, end: number): boolean {
     if (this.definitions.size === 0) return false;
-    if (end > this.cursor) this.advance(end);
-    if (this.lastBare >= start) return false;
+    const src = this.src;
+    for (let k = end - 1; k >= start; k--) {
+      const c = src.charCodeAt(k);
+      if (c !== LBRACKET && c !== RBRACKET) continue;
+      let run = k - 1;
+      while (run >= 0 && src.charCodeAt(run) === BACKSLASH) run--;
+      if (((k - 1 - run) & 1) === 0) return false;
+      // Escaped: go on below its backslash run.
+      k = run + 1;
+    }
     return this.names(start, end);
   }
 
@@ -170,23 +175,5 @@ export class LabelLookup {
       if (key.charCodeAt(at++) !== c) return false;
     }
     return true;
-  }
-
-  private advance(end: number): void {
-    const src = this.src;
-    let backslashes = this.backslashes;
-    let lastBare = this.lastBare;
-    for (let k = this.cursor; k < end; k++) {
-      const c = src.charCodeAt(k);
-      if (c === BACKSLASH) {
-        backslashes++;
-        continue;
-      }
-      if ((c === LBRACKET || c === RBRACKET) && (backslashes & 1) === 0) lastBare = k;
-      backslashes = 0;
-    }
-    this.cursor = end;
-    this.backslashes = backslashes;
-    this.lastBare = lastBare;
   }
 }
