@@ -12,8 +12,9 @@
  * normalization keeps every bracket and backslash and their adjacency (it only folds whitespace
  * runs to one space, trims the ends and case-folds, and no case mapping yields a bracket or a
  * backslash), so such a span can never match. An all-ASCII span is normalized on the fly into a
- * hash and compared, without building a string, with the one key that has that hash (keys per
- * hash are indexed once per definitions set); any other span is sliced and normalized.
+ * hash and compared, without building a string, with the one key that has that hash (KeyIndex,
+ * built once per definitions set); any other span, or one whose hash two keys share, is sliced
+ * and normalized.
  *
  * Linear bound: O(n) over all calls of one pass, however long the defined labels. The
  * bare-bracket test reads the span backwards from its end and stops at the first bare bracket
@@ -24,8 +25,10 @@
  * closers are disjoint, and so are the spans without a bare bracket (a span that contains an
  * earlier closer has one); only those are normalized, each read at most three times in all.
  * Full-reference labels (`[text][label]`) are bounded by scanReferenceLabel and also
- * disjoint. The hash index costs O(total key length) once per definitions set (a WeakMap
- * keeps it across the passes of one note). Memory: O(number of definitions).
+ * disjoint. A lookup in the hash index reads at most MAX_PROBE + 1 slots and one key
+ * whatever the keys (crafted collisions only send spans to the slow path); the index costs
+ * O(total key length) once per definitions set (a WeakMap keeps it across the passes of one
+ * note). Memory: O(number of definitions).
  */
 
 const TAB = 9;
@@ -73,33 +76,87 @@ function foldWhitespace(label: string): string {
   }
 }
 
-// FNV-1a over UTF-16 code units, kept to 30 bits so it stays a small integer under pointer compression.
+// FNV-1a over UTF-16 code units.
 const HASH_START = 0x811c9dc5 | 0;
-const HASH_MASK = 0x3fffffff;
 function mix(hash: number, c: number): number {
   return Math.imul(hash ^ c, 0x01000193);
 }
 
-/** A definitions set's keys by hash; null where two keys share one (those spans take the slow path). */
-const indexes = new WeakMap<ReadonlySet<string>, Map<number, string | null>>();
+/** Home slot of a hash: its bits mixed (FNV's low bits depend only on the chars' low bits). */
+function home(hash: number, mask: number): number {
+  const h = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  return (h ^ (h >>> 13)) & mask;
+}
 
-function keysByHash(definitions: ReadonlySet<string>): Map<number, string | null> {
-  let index = indexes.get(definitions);
-  if (index !== undefined) return index;
-  index = new Map();
-  for (const key of definitions) {
-    let hash = HASH_START;
-    for (let i = 0; i < key.length; i++) hash = mix(hash, key.charCodeAt(i));
-    hash &= HASH_MASK;
-    index.set(hash, index.has(hash) ? null : key);
+/** Longest probe: keys sit at most this far from their home slot, or the index is not used. */
+const MAX_PROBE = 32;
+/** Slot of two keys with the same hash: spans with that hash take the slow path. */
+const SHARED = -1;
+
+/**
+ * The keys of one definitions set in an open-addressing table (linear probing, load at most
+ * 1/4), so a lookup reads at most MAX_PROBE + 1 slots and compares with at most one key. Keys
+ * that would sit further (crafted to collide) leave the index unusable: lookups then slice and
+ * normalize, as without it.
+ */
+class KeyIndex {
+  readonly mask: number;
+  readonly slotHash: Int32Array;
+  /** Index into `keys` plus one; 0 = empty slot; SHARED. */
+  readonly slotKey: Int32Array;
+  readonly keys: string[];
+  readonly usable: boolean;
+
+  constructor(definitions: ReadonlySet<string>) {
+    let size = 16;
+    while (size < definitions.size * 4) size *= 2;
+    const mask = size - 1;
+    const slotHash = new Int32Array(size);
+    const slotKey = new Int32Array(size);
+    const keys = [...definitions];
+    let usable = true;
+    for (let k = 0; k < keys.length && usable; k++) {
+      const key = keys[k] as string;
+      let hash = HASH_START;
+      for (let i = 0; i < key.length; i++) hash = mix(hash, key.charCodeAt(i));
+      let slot = home(hash, mask);
+      for (let probe = 0; ; probe++) {
+        if (probe > MAX_PROBE) {
+          usable = false;
+          break;
+        }
+        if (slotKey[slot] === 0) {
+          slotHash[slot] = hash;
+          slotKey[slot] = k + 1;
+          break;
+        }
+        if (slotHash[slot] === hash) {
+          slotKey[slot] = SHARED;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+    this.mask = mask;
+    this.slotHash = slotHash;
+    this.slotKey = slotKey;
+    this.keys = keys;
+    this.usable = usable;
   }
-  indexes.set(definitions, index);
+}
+
+/** One index per definitions set, shared by the passes of a note. */
+const indexes = new WeakMap<ReadonlySet<string>, KeyIndex>();
+
+function keyIndex(definitions: ReadonlySet<string>): KeyIndex {
+  let index = indexes.get(definitions);
+  if (index === undefined) indexes.set(definitions, (index = new KeyIndex(definitions)));
   return index;
 }
 
 /** Label lookups of one inline pass over `src`. */
 export class LabelLookup {
-  private keys: Map<number, string | null> | null = null;
+  private index: KeyIndex | null = null;
 
   constructor(
     private readonly src: string,
@@ -153,14 +210,28 @@ export class LabelLookup {
       hash = mix(hash, c);
       length++;
     }
-    this.keys ??= keysByHash(this.definitions);
-    const key = this.keys.get(hash & HASH_MASK);
-    if (key === undefined) return false;
-    if (key === null) return this.definitions.has(normalizeLabel(src.slice(start, end)));
-    if (key.length !== length) return false;
-    // Second reading: the span's normalized code units against the key's.
+    const index = (this.index ??= keyIndex(this.definitions));
+    if (!index.usable) return this.definitions.has(normalizeLabel(src.slice(start, end)));
+    const { mask, slotHash, slotKey } = index;
+    let slot = home(hash, mask);
+    for (let probe = 0; probe <= MAX_PROBE; probe++) {
+      const entry = slotKey[slot] as number;
+      if (entry === 0) return false;
+      if (slotHash[slot] === hash) {
+        if (entry === SHARED) return this.definitions.has(normalizeLabel(src.slice(start, end)));
+        const key = index.keys[entry - 1] as string;
+        return key.length === length && this.spells(key, start, end);
+      }
+      slot = (slot + 1) & mask;
+    }
+    return false;
+  }
+
+  /** Whether the all-ASCII span [start, end), normalized, reads `key` (same length). */
+  private spells(key: string, start: number, end: number): boolean {
+    const src = this.src;
     let at = 0;
-    pending = false;
+    let pending = false;
     for (let k = start; k < end; k++) {
       let c = src.charCodeAt(k);
       if (c === SPACE || c === TAB || c === LF || c === CR) {
