@@ -5,24 +5,31 @@
  *
  * Invariant: `LabelLookup.defined(start, end)` is exactly
  * `definitions.has(normalizeLabel(src.slice(start, end)))`, given that every entry of
- * `definitions` is the normalized label of a CommonMark definition. It answers false early,
- * without normalizing, when the span holds a bare bracket: a `[` or `]` after an even run of
- * backslashes (none included). A definition label never holds one (the label rule ends or
- * refuses the label there), and normalization keeps every bracket and backslash and their
- * adjacency (it only folds whitespace runs to one space, trims the ends and case-folds, and no
- * case mapping yields a bracket or a backslash), so such a span can never match.
+ * `definitions` is the normalized label of a CommonMark definition and that the set is not
+ * changed once a lookup has used it. It answers false early, without normalizing, when the span
+ * holds a bare bracket: a `[` or `]` after an even run of backslashes (none included). A
+ * definition label never holds one (the label rule ends or refuses the label there), and
+ * normalization keeps every bracket and backslash and their adjacency (it only folds whitespace
+ * runs to one space, trims the ends and case-folds, and no case mapping yields a bracket or a
+ * backslash), so such a span can never match. An all-ASCII span is normalized on the fly into a
+ * hash and compared, without building a string, with the one key that has that hash (KeyIndex,
+ * built once per definitions set); any other span, or one whose hash two keys share, is sliced
+ * and normalized.
  *
  * Linear bound: O(n) over all calls of one pass, however long the defined labels. The
- * bare-bracket test is O(1) amortized: one forward cursor over the source, as the closers come
- * in source order. Only spans without a bare bracket are normalized, and those are disjoint:
- * every `]` the pass treats as a closer is itself bare (after an odd run of backslashes the
- * pass reads it as escaped, and every construct it skips ends in `` ` ``, `>`, `;`, `)` or a
- * consumed `]`, never in a backslash), so a span that contains an earlier closer fails the
- * test. Full-reference labels (`[text][label]`) are bounded by scanReferenceLabel and also
- * disjoint. Memory: O(1) beyond the normalized strings.
+ * bare-bracket test reads the span backwards from its end and stops at the first bare bracket
+ * (counting the backslash run before each bracket it meets). Every `]` the pass treats as a
+ * closer is itself bare (after an odd run of backslashes the pass reads it as escaped, and
+ * every construct it skips ends in `` ` ``, `>`, `;`, `)` or a consumed `]`, never in a
+ * backslash) and closers come in source order, so the stretches read back from successive
+ * closers are disjoint, and so are the spans without a bare bracket (a span that contains an
+ * earlier closer has one); only those are normalized, each read at most three times in all.
+ * Full-reference labels (`[text][label]`) are bounded by scanReferenceLabel and also
+ * disjoint. A lookup in the hash index reads at most MAX_PROBE + 1 slots and one key
+ * whatever the keys (crafted collisions only send spans to the slow path); the index costs
+ * O(total key length) once per definitions set (a WeakMap keeps it across the passes of one
+ * note). Memory: O(number of definitions).
  */
-
-import { fromCodeUnits } from './inline-buffers';
 
 const TAB = 9;
 const LF = 10;
@@ -51,31 +58,105 @@ export function normalizeLabel(label: string): string {
   return ascii ? folded.toUpperCase() : folded.toLowerCase().toUpperCase();
 }
 
+function isLabelSpace(c: number): boolean {
+  return c === SPACE || c === TAB || c === LF || c === CR;
+}
+
 /** `label` with every [\t\n\r ]+ run turned into one space and none at either end. */
 function foldWhitespace(label: string): string {
-  const out = new Uint16Array(label.length);
-  let w = 0;
-  let pending = false;
-  for (let i = 0; i < label.length; i++) {
-    const c = label.charCodeAt(i);
-    if (c === SPACE || c === TAB || c === LF || c === CR) pending = w > 0;
-    else {
-      if (pending) out[w++] = SPACE;
-      pending = false;
-      out[w++] = c;
-    }
+  const words: string[] = [];
+  const n = label.length;
+  let i = 0;
+  for (;;) {
+    while (i < n && isLabelSpace(label.charCodeAt(i))) i++;
+    if (i === n) return words.join(' ');
+    const from = i;
+    while (i < n && !isLabelSpace(label.charCodeAt(i))) i++;
+    words.push(label.slice(from, i));
   }
-  return fromCodeUnits(out, w);
+}
+
+// FNV-1a over UTF-16 code units.
+const HASH_START = 0x811c9dc5 | 0;
+function mix(hash: number, c: number): number {
+  return Math.imul(hash ^ c, 0x01000193);
+}
+
+/** Home slot of a hash: its bits mixed (FNV's low bits depend only on the chars' low bits). */
+function home(hash: number, mask: number): number {
+  const h = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  return (h ^ (h >>> 13)) & mask;
+}
+
+/** Longest probe: keys sit at most this far from their home slot, or the index is not used. */
+const MAX_PROBE = 32;
+/** Slot of two keys with the same hash: spans with that hash take the slow path. */
+const SHARED = -1;
+
+/**
+ * The keys of one definitions set in an open-addressing table (linear probing, load at most
+ * 1/4), so a lookup reads at most MAX_PROBE + 1 slots and compares with at most one key. Keys
+ * that would sit further (crafted to collide) leave the index unusable: lookups then slice and
+ * normalize, as without it.
+ */
+class KeyIndex {
+  readonly mask: number;
+  readonly slotHash: Int32Array;
+  /** Index into `keys` plus one; 0 = empty slot; SHARED. */
+  readonly slotKey: Int32Array;
+  readonly keys: string[];
+  readonly usable: boolean;
+
+  constructor(definitions: ReadonlySet<string>) {
+    let size = 16;
+    while (size < definitions.size * 4) size *= 2;
+    const mask = size - 1;
+    const slotHash = new Int32Array(size);
+    const slotKey = new Int32Array(size);
+    const keys = [...definitions];
+    let usable = true;
+    for (let k = 0; k < keys.length && usable; k++) {
+      const key = keys[k] as string;
+      let hash = HASH_START;
+      for (let i = 0; i < key.length; i++) hash = mix(hash, key.charCodeAt(i));
+      let slot = home(hash, mask);
+      for (let probe = 0; ; probe++) {
+        if (probe > MAX_PROBE) {
+          usable = false;
+          break;
+        }
+        if (slotKey[slot] === 0) {
+          slotHash[slot] = hash;
+          slotKey[slot] = k + 1;
+          break;
+        }
+        if (slotHash[slot] === hash) {
+          slotKey[slot] = SHARED;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+    this.mask = mask;
+    this.slotHash = slotHash;
+    this.slotKey = slotKey;
+    this.keys = keys;
+    this.usable = usable;
+  }
+}
+
+/** One index per definitions set, shared by the passes of a note. */
+const indexes = new WeakMap<ReadonlySet<string>, KeyIndex>();
+
+function keyIndex(definitions: ReadonlySet<string>): KeyIndex {
+  let index = indexes.get(definitions);
+  if (index === undefined) indexes.set(definitions, (index = new KeyIndex(definitions)));
+  return index;
 }
 
 /** Label lookups of one inline pass over `src`. */
 export class LabelLookup {
-  /** Positions below this have been read for bare brackets. */
-  private cursor = 0;
-  /** Length of the backslash run that ends right before `cursor`. */
-  private backslashes = 0;
-  /** The last bare bracket below `cursor`, or -1. */
-  private lastBare = -1;
+  private index: KeyIndex | null = null;
 
   constructor(
     private readonly src: string,
@@ -84,35 +165,86 @@ export class LabelLookup {
 
   /**
    * Whether the span [start, end) between an opener and the `]` at `end` names a definition.
-   * Preconditions: src[start - 1] is the opener's `[`, and `end` never decreases between calls.
+   * Preconditions: src[start - 1] is the opener's `[`, src[end] is a bare `]`, and calls come
+   * in increasing `end` (for the bound only).
    */
   defined(start: number, end: number): boolean {
     if (this.definitions.size === 0) return false;
-    this.advance(end);
-    if (this.lastBare >= start) return false;
-    return this.definitions.has(normalizeLabel(this.src.slice(start, end)));
+    const src = this.src;
+    for (let k = end - 1; k >= start; k--) {
+      const c = src.charCodeAt(k);
+      if (c !== LBRACKET && c !== RBRACKET) continue;
+      let run = k - 1;
+      while (run >= 0 && src.charCodeAt(run) === BACKSLASH) run--;
+      if (((k - 1 - run) & 1) === 0) return false;
+      // Escaped: go on below its backslash run.
+      k = run + 1;
+    }
+    return this.names(start, end);
   }
 
   /** Whether the full-reference label [start, end) (as scanReferenceLabel delimits it) names a definition. */
   definedLabel(start: number, end: number): boolean {
-    return this.definitions.size > 0 && this.definitions.has(normalizeLabel(this.src.slice(start, end)));
+    return this.definitions.size > 0 && this.names(start, end);
   }
 
-  private advance(end: number): void {
+  /** definitions.has(normalizeLabel(src.slice(start, end))), without a string for ASCII spans. */
+  private names(start: number, end: number): boolean {
     const src = this.src;
-    let backslashes = this.backslashes;
-    let lastBare = this.lastBare;
-    for (let k = this.cursor; k < end; k++) {
-      const c = src.charCodeAt(k);
-      if (c === BACKSLASH) {
-        backslashes++;
+    let hash = HASH_START;
+    let length = 0;
+    let pending = false;
+    for (let k = start; k < end; k++) {
+      let c = src.charCodeAt(k);
+      if (c >= 128) return this.definitions.has(normalizeLabel(src.slice(start, end)));
+      if (c === SPACE || c === TAB || c === LF || c === CR) {
+        pending = length > 0;
         continue;
       }
-      if ((c === LBRACKET || c === RBRACKET) && (backslashes & 1) === 0) lastBare = k;
-      backslashes = 0;
+      if (pending) {
+        hash = mix(hash, SPACE);
+        length++;
+        pending = false;
+      }
+      if (c >= 97 && c <= 122) c -= 32;
+      hash = mix(hash, c);
+      length++;
     }
-    if (end > this.cursor) this.cursor = end;
-    this.backslashes = backslashes;
-    this.lastBare = lastBare;
+    const index = (this.index ??= keyIndex(this.definitions));
+    if (!index.usable) return this.definitions.has(normalizeLabel(src.slice(start, end)));
+    const { mask, slotHash, slotKey } = index;
+    let slot = home(hash, mask);
+    for (let probe = 0; probe <= MAX_PROBE; probe++) {
+      const entry = slotKey[slot] as number;
+      if (entry === 0) return false;
+      if (slotHash[slot] === hash) {
+        if (entry === SHARED) return this.definitions.has(normalizeLabel(src.slice(start, end)));
+        const key = index.keys[entry - 1] as string;
+        return key.length === length && this.spells(key, start, end);
+      }
+      slot = (slot + 1) & mask;
+    }
+    return false;
+  }
+
+  /** Whether the all-ASCII span [start, end), normalized, reads `key` (same length). */
+  private spells(key: string, start: number, end: number): boolean {
+    const src = this.src;
+    let at = 0;
+    let pending = false;
+    for (let k = start; k < end; k++) {
+      let c = src.charCodeAt(k);
+      if (c === SPACE || c === TAB || c === LF || c === CR) {
+        pending = at > 0;
+        continue;
+      }
+      if (pending) {
+        if (key.charCodeAt(at++) !== SPACE) return false;
+        pending = false;
+      }
+      if (c >= 97 && c <= 122) c -= 32;
+      if (key.charCodeAt(at++) !== c) return false;
+    }
+    return true;
   }
 }
