@@ -7,6 +7,7 @@
  */
 import { ContractError } from './errors';
 import { analyzeNote } from './analysis/analyze';
+import { MAX_NOTE_HEADINGS } from './analysis/structure';
 import { buildMetadataFacets } from './metadata-facets';
 import { outlineFromStructure } from './note-outline';
 import { treeFromOutline } from './document-tree';
@@ -38,7 +39,7 @@ export function buildContractWithinBound(
     return facets;
   }
   normalizeOutlinePath(path);
-  const structure = analyzeNote(body);
+  const structure = analyzeNote(body, MAX_NOTE_HEADINGS);
   const outline = outlineFromStructure(path, frontmatter, structure);
   switch (contract) {
     case 'note_outline':

@@ -43,5 +43,5 @@ export function outlineFromStructure(path: string, frontmatter: Frontmatter, str
 
 export function buildNoteOutline(path: string, frontmatter: Frontmatter, body: string): NoteOutline {
   normalizeOutlinePath(path);
-  return outlineFromStructure(path, frontmatter, analyzeNote(body));
+  return outlineFromStructure(path, frontmatter, analyzeNote(body, MAX_NOTE_HEADINGS));
 }

@@ -1,6 +1,6 @@
 import { normalizeOutlinePath } from './paths';
 import { analyzeNote } from './analysis/analyze';
-import type { NoteStructure } from './analysis/structure';
+import { MAX_NOTE_HEADINGS, type NoteStructure } from './analysis/structure';
 import { outlineFromStructure } from './note-outline';
 import { treeFromOutline } from './document-tree';
 import { normalizeSlug } from './slug';
@@ -13,7 +13,7 @@ import { SECTION_SOURCE_SCHEMA, type Frontmatter, type NoteOutline, type Section
  */
 export function buildSectionSource(path: string, frontmatter: Frontmatter, body: string): SectionSource {
   normalizeOutlinePath(path);
-  return sectionSourceFromStructure(path, frontmatter, analyzeNote(body));
+  return sectionSourceFromStructure(path, frontmatter, analyzeNote(body, MAX_NOTE_HEADINGS));
 }
 
 /** SectionSource from an analyzed body (shared with the side-by-side runner in analysis/contracts.ts). */

@@ -8,7 +8,11 @@
  * are mapped here). Linear bound: O(n): one block scan, one inline pass per
  * heading or undecided paragraph source that holds inline syntax (each
  * source is read at most twice), and a linear normalization of each
- * heading's text.
+ * heading's text. With `textLimit`, headings past the first `textLimit`
+ * keep their level and offsets but get '' as text and cost no inline work
+ * (the contracts publish only the first MAX_NOTE_HEADINGS texts). The
+ * definitions' normalized labels are gathered only when an inline pass
+ * runs.
  */
 import { hasJsNonWhitespace } from './chars';
 import { scanBlocks, type InlineSource } from './block-scan';
@@ -16,7 +20,7 @@ import { normalizeHeadingText } from './heading-text';
 import { inlinePlainText, normalizeLabel } from './inline-engine';
 import { assertBodyWithinCap, type NoteStructure } from './structure';
 
-export function analyzeNote(body: string): NoteStructure {
+export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY): NoteStructure {
   assertBodyWithinCap(body);
   // Offsets count from after a leading BOM, as micromark's do.
   const source = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
@@ -25,8 +29,13 @@ export function analyzeNote(body: string): NoteStructure {
   // pass gets the lines as they are too, because micromark's text serialization around a replaced NUL
   // differs from a literal U+FFFD (inline.ts mirrors that).
   const scan = scanBlocks(source);
-  const definitions = new Set<string>();
-  for (const label of scan.labels) definitions.add(normalizeLabel(label.indexOf('\0') === -1 ? label : label.replaceAll('\0', '\uFFFD')));
+  let definitions: Set<string> | null = null;
+  const definedLabels = (): Set<string> => {
+    if (definitions !== null) return definitions;
+    definitions = new Set<string>();
+    for (const label of scan.labels) definitions.add(normalizeLabel(label.indexOf('\0') === -1 ? label : label.replaceAll('\0', '\uFFFD')));
+    return definitions;
+  };
 
   const plain: (string | undefined)[] = new Array(scan.sources.length);
   const plainText = (index: number): string => {
@@ -36,13 +45,13 @@ export function analyzeNote(body: string): NoteStructure {
     // Without a char that can begin inline syntax, the text nodes hold the lines as written; every
     // difference (line endings, a hard break's spaces) is whitespace that the heading text folds and
     // the substance test ignores, so the inline pass would give the same answer.
-    return (plain[index] = hasInlineSyntax(lines) ? inlinePlainText(lines, definitions) : lines.join('\n'));
+    return (plain[index] = hasInlineSyntax(lines) ? inlinePlainText(lines, definedLabels()) : lines.join('\n'));
   };
 
   return {
-    headings: scan.headings.map((heading) => ({
+    headings: scan.headings.map((heading, index) => ({
       level: heading.level,
-      text: normalizeHeadingText(plainText(heading.source)),
+      text: index < textLimit ? normalizeHeadingText(plainText(heading.source)) : '',
       start: heading.start,
       end: heading.end,
     })),

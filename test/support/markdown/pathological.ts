@@ -160,7 +160,25 @@ export const SHAPES: Shape[] = [
     kind: 'block',
     build: (chars) => '- '.repeat(Math.floor(chars / 4)) + 'a\n' + '\n'.repeat(Math.floor(chars / 2) - 2),
   },
+  { name: 'link reference definitions `[n]: u`', kind: 'block', build: (chars) => numbered(chars, (index) => `[${index}]: u\n`) },
+  { name: 'definitions with titles over two lines', kind: 'block', build: (chars) => numbered(chars, (index) => `[l${index}]:\n/u "t"\n`) },
+  { name: 'one-word paragraphs `wN` + blank line', kind: 'block', build: (chars) => numbered(chars, (index) => `w${index}\n\n`) },
+  { name: 'one-line paragraph of 10,000+ lines', kind: 'block', build: (chars) => numbered(chars, (index) => `w${index}\n`) },
+  { name: 'headings `# hN` (capped at 500 in the outline)', kind: 'block', build: (chars) => numbered(chars, (index) => `# h${index}\n`) },
 ];
+
+/** Numbered units `unit(0) unit(1) ...` up to `chars` chars (never more). */
+function numbered(chars: number, unit: (index: number) => string): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let index = 0; ; index++) {
+    const next = unit(index);
+    if (length + next.length > chars) break;
+    parts.push(next);
+    length += next.length;
+  }
+  return parts.join('');
+}
 
 export const INLINE_POSITIONS: Position[] = ['atx', 'setext', 'paragraph'];
 
