@@ -15,7 +15,7 @@
  * runs.
  */
 import { hasJsNonWhitespace } from './chars';
-import { scanBlocks, type InlineSource } from './block-scan';
+import { scanBlocks } from './block-scan';
 import { normalizeHeadingText } from './heading-text';
 import { inlinePlainText, normalizeLabel } from './inline-engine';
 import { assertBodyWithinCap, type NoteStructure } from './structure';
@@ -41,7 +41,7 @@ export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY):
   const plainText = (index: number): string => {
     const cached = plain[index];
     if (cached !== undefined) return cached;
-    const lines = sourceLines(source, scan.sources[index]);
+    const lines = scan.sources.lines(source, index);
     // Without a char that can begin inline syntax, the text nodes hold the lines as written; every
     // difference (line endings, a hard break's spaces) is whitespace that the heading text folds and
     // the substance test ignores, so the inline pass would give the same answer.
@@ -60,12 +60,6 @@ export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY):
       substantive: block.substantive || (block.pending !== null && block.pending.some((source) => hasJsNonWhitespace(plainText(source)))),
     })),
   };
-}
-
-function sourceLines(text: string, source: InlineSource): string[] {
-  const lines: string[] = new Array(source.starts.length);
-  for (let line = 0; line < lines.length; line++) lines[line] = text.slice(source.starts[line], source.ends[line]);
-  return lines;
 }
 
 /** A char that can begin or end inline syntax (escape, code, emphasis, link/image, html/autolink, reference) or NUL. */

@@ -30,9 +30,10 @@ import { atxContent, atxOpeningEnd, fenceOpening, isClosingFence, isSetextUnderl
 import { endContent } from './content';
 import { ContainerStack, IntStack, newContainer, type Container } from './containers';
 import { LineCursor, isThematicBreak } from './cursor';
-import type { ContentHost, InlineSource, ScanResult, ScannedBlock, ScannedHeading } from './scan-types';
+import { InlineSources, type ContentHost, type ScanResult, type ScannedBlock, type ScannedHeading } from './scan-types';
 
-export type { InlineSource, ScanResult, ScannedBlock, ScannedHeading } from './scan-types';
+export type { ScanResult, ScannedBlock, ScannedHeading } from './scan-types';
+export { InlineSources } from './scan-types';
 
 const enum Flow {
   None,
@@ -87,7 +88,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
 
   readonly headings: ScannedHeading[] = [];
   readonly blocks: ScannedBlock[] = [];
-  readonly sources: InlineSource[] = [];
+  readonly sources = new InlineSources();
   readonly labels: string[] = [];
 
   run(): ScanResult {
@@ -546,8 +547,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
     const openEnd = atxOpeningEnd(this.body, start, this.lineEnd);
     if (openEnd === -1) return false;
     const [from, to] = atxContent(this.body, openEnd, this.lineEnd);
-    const source = this.sources.length;
-    this.sources.push({ starts: [from], ends: [to] });
+    const source = this.sources.addLine(from, to);
     this.headings.push({ level: openEnd - start, start, end: this.lineEnd, source });
     if (depth > 0) this.pendOn(this.topRecord, source);
     return true;

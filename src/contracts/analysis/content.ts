@@ -10,7 +10,7 @@
  */
 import { AMP, HASH, LBRACKET, LF, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup } from './chars';
 import { parseDefinition } from './definitions';
-import type { ContentHost, InlineSource } from './scan-types';
+import type { ContentHost } from './scan-types';
 
 export interface ContentLines {
   starts: number[];
@@ -39,8 +39,7 @@ export function endContent(
   const restLine = body.charCodeAt(starts[0]) === LBRACKET ? takeDefinitions(host, lines, topLevel) : 0;
   if (restLine >= count) return false;
   if (level > 0) {
-    const index = host.sources.length;
-    host.sources.push(sourceFrom(lines, restLine));
+    const index = host.sources.add(starts, ends, restLine, count);
     host.headings.push({ level, start: starts[0], end: underlineEnd, source: index });
     if (!topLevel) host.pendOn(owner, index);
     return true;
@@ -56,8 +55,7 @@ export function endContent(
   if (paragraphIsSubstantive(body, starts[restLine], ends[count - 1])) {
     host.blocks[record].substantive = true;
   } else {
-    host.sources.push(sourceFrom(lines, restLine));
-    host.pendOn(record, host.sources.length - 1);
+    host.pendOn(record, host.sources.add(starts, ends, restLine, count));
   }
   return true;
 }
@@ -131,9 +129,4 @@ function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boole
     line = next;
   }
   return line;
-}
-
-/** The inline source of the content's lines from `first` on (a module function: no closure per call). */
-function sourceFrom(lines: ContentLines, first: number): InlineSource {
-  return { starts: lines.starts.slice(first, lines.count), ends: lines.ends.slice(first, lines.count) };
 }
