@@ -269,6 +269,7 @@ class ParenTables {
     while (k < n) {
       const c = src.charCodeAt(k);
       k++;
+      if (c > BACKSLASH) continue;
       if (c === BACKSLASH) {
         const e = src.charCodeAt(k);
         if (e === LPAREN || e === RPAREN || e === BACKSLASH) k++;
