@@ -11,8 +11,10 @@
  * rescanned more than a constant number of times over one inline source:
  * - HTML closers (`-->`, `?>`, `]]>`, `>`) use one forward search per closer kind
  *   (queries arrive in increasing order, each search starts past the last hit);
- * - an open tag's attribute list is memoized at every point where it enters the
- *   "between attributes" state, so two attempts that converge share one scan;
+ * - an open tag's attribute list is memoized at the points where it enters the
+ *   "between attributes" state and a later attempt can reach (see HtmlScanner), so two
+ *   attempts that converge share one scan (scan() is called at increasing positions,
+ *   never inside a construct it accepted);
  * - character references read at most 33 chars, autolinks at most until the first
  *   char they refuse (a `<` or a space ends every one), full reference labels stop at
  *   1000 characters or at the next bracket;
@@ -329,9 +331,10 @@ export class HtmlScanner {
    * The "between attributes" state from i onwards. Entry points are memoized with the outcome,
    * so two attempts that converge share one scan. Another tag's attributes can only reach
    * positions this list also reads if that tag's `<` lies inside one of this list's quoted
-   * values (names, unquoted values and whitespace never hold a `<`); so only the entry points
-   * after a quoted value that holds a `<` are recorded, and a flood of plain tags (`<a `,
-   * `<a b="c" `) records nothing.
+   * values (names, unquoted values and whitespace never hold a `<`) and this list failed (the
+   * pass skips an accepted tag whole); so only a failed list's entry points after a quoted
+   * value that holds a `<` are recorded, and a flood of plain tags (`<a `, `<a b="c" `) or of
+   * accepted ones records nothing.
    */
   private attributes(i: number): number {
     const src = this.src;
@@ -397,7 +400,8 @@ export class HtmlScanner {
       if (j < 0) break;
       i = j;
     }
-    if (entries.length > 0) {
+    // An accepted tag is skipped whole by the pass, so no later attempt starts inside it.
+    if (entries.length > 0 && result < 0) {
       const memo = (this.between ??= new Map());
       for (const entry of entries) memo.set(entry, result);
     }
