@@ -60,8 +60,12 @@ export class LinkScanner {
 
   /** First index >= i that is not a space, tab or line ending. */
   skipSpace(i: number): number {
+    return isSpaceOrEol(this.src.charCodeAt(i)) ? this.spaceEnd(i) : i;
+  }
+
+  /** skipSpace where src[i] is whitespace (kept apart so the common case stays small). */
+  private spaceEnd(i: number): number {
     const src = this.src;
-    if (!isSpaceOrEol(src.charCodeAt(i))) return i;
     if (i >= this.spaceFrom && i <= this.spaceTo) return this.spaceTo;
     if (i > this.spaceTo && this.nextNonSpace === null) {
       let k = i + 1;
@@ -93,19 +97,25 @@ export class LinkScanner {
       i = this.skipSpace(i);
       c = src.charCodeAt(i);
       if (c === QUOTE || c === APOSTROPHE || c === LPAREN) {
-        const titles =
-          c === QUOTE
-            ? (this.quoteTitles ??= new TitleSearch(src, QUOTE))
-            : c === APOSTROPHE
-              ? (this.apostropheTitles ??= new TitleSearch(src, APOSTROPHE))
-              : (this.parenTitles ??= new TitleSearch(src, RPAREN));
-        const end = titles.end(i + 1);
+        const end = this.titleEnd(c, i + 1);
         if (end < 0) return -1;
         i = this.skipSpace(end + 1);
         c = src.charCodeAt(i);
       }
     }
     return c === RPAREN ? i + 1 : -1;
+  }
+
+  /** The closing marker of a title opened by `open` whose content starts at i, or -1. */
+  private titleEnd(open: number, i: number): number {
+    const src = this.src;
+    const titles =
+      open === QUOTE
+        ? (this.quoteTitles ??= new TitleSearch(src, QUOTE))
+        : open === APOSTROPHE
+          ? (this.apostropheTitles ??= new TitleSearch(src, APOSTROPHE))
+          : (this.parenTitles ??= new TitleSearch(src, RPAREN));
+    return titles.end(i);
   }
 
   private enclosedDestination(i: number): number {
@@ -269,6 +279,7 @@ class ParenTables {
     while (k < n) {
       const c = src.charCodeAt(k);
       k++;
+      if (c > BACKSLASH) continue;
       if (c === BACKSLASH) {
         const e = src.charCodeAt(k);
         if (e === LPAREN || e === RPAREN || e === BACKSLASH) k++;

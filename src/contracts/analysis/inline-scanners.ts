@@ -11,8 +11,10 @@
  * rescanned more than a constant number of times over one inline source:
  * - HTML closers (`-->`, `?>`, `]]>`, `>`) use one forward search per closer kind
  *   (queries arrive in increasing order, each search starts past the last hit);
- * - an open tag's attribute list is memoized at every point where it enters the
- *   "between attributes" state, so two attempts that converge share one scan;
+ * - an open tag's attribute list is memoized at the points where it enters the
+ *   "between attributes" state and a later attempt can reach (see HtmlScanner), so two
+ *   attempts that converge share one scan (scan() is called at increasing positions,
+ *   never inside a construct it accepted);
  * - character references read at most 33 chars, autolinks at most until the first
  *   char they refuse (a `<` or a space ends every one), full reference labels stop at
  *   1000 characters or at the next bracket;
@@ -262,8 +264,13 @@ export class HtmlScanner {
   private readonly instruction: ForwardSearch;
   private readonly cdata: ForwardSearch;
   private readonly declaration: ForwardSearch;
-  /** Result of an open tag's attribute list from a "between attributes" entry point. */
-  private readonly between = new Map<number, number>();
+  /**
+   * Result of an open tag's attribute list from a "between attributes" entry point, recorded
+   * only where another tag's attributes can reach it (see attributes()); null until then.
+   */
+  private between: Map<number, number> | null = null;
+  /** Entry points of the current attribute list still to record (reused). */
+  private readonly entries: number[] = [];
 
   constructor(private readonly src: string) {
     this.comment = new ForwardSearch(src, '-->');
@@ -320,18 +327,31 @@ export class HtmlScanner {
     return this.attributes(i);
   }
 
-  /** The "between attributes" state from i onwards; every entry point is memoized with the outcome. */
+  /**
+   * The "between attributes" state from i onwards. Entry points are memoized with the outcome,
+   * so two attempts that converge share one scan. Another tag's attributes can only reach
+   * positions this list also reads if that tag's `<` lies inside one of this list's quoted
+   * values (names, unquoted values and whitespace never hold a `<`) and this list failed (the
+   * pass skips an accepted tag whole); so only a failed list's entry points after a quoted
+   * value that holds a `<` are recorded, and a flood of plain tags (`<a `, `<a b="c" `) or of
+   * accepted ones records nothing.
+   */
   private attributes(i: number): number {
     const src = this.src;
-    const entries: number[] = [];
+    const between = this.between;
+    const entries = this.entries;
+    entries.length = 0;
+    let record = false;
     let result = -1;
     for (;;) {
-      const known = this.between.get(i);
-      if (known !== undefined) {
-        result = known;
-        break;
+      if (between !== null) {
+        const known = between.get(i);
+        if (known !== undefined) {
+          result = known;
+          break;
+        }
       }
-      entries.push(i);
+      if (record) entries.push(i);
       while (isSpaceOrEol(src.charCodeAt(i))) i++;
       let c = src.charCodeAt(i);
       if (c === SLASH) {
@@ -361,6 +381,7 @@ export class HtmlScanner {
       if (c === QUOTE || c === APOSTROPHE) {
         const close = src.indexOf(c === QUOTE ? '"' : "'", j + 1);
         if (close < 0) break;
+        for (let k = j + 1; k < close && !record; k++) record = src.charCodeAt(k) === LT;
         i = close + 1;
         c = src.charCodeAt(i);
         if (!(c === SLASH || c === GT || isSpaceOrEol(c))) break;
@@ -379,7 +400,11 @@ export class HtmlScanner {
       if (j < 0) break;
       i = j;
     }
-    for (const entry of entries) this.between.set(entry, result);
+    // An accepted tag is skipped whole by the pass, so no later attempt starts inside it.
+    if (entries.length > 0 && result < 0) {
+      const memo = (this.between ??= new Map());
+      for (const entry of entries) memo.set(entry, result);
+    }
     return result;
   }
 }
