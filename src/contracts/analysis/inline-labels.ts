@@ -46,16 +46,20 @@ export function normalizeLabel(label: string): string {
   // upper-casing is plain upper-casing.
   const n = label.length;
   let ascii = true;
+  let lower = false;
   let fold = false;
   for (let i = 0; i < n; i++) {
     const c = label.charCodeAt(i);
     if (c >= 127) ascii = false;
+    else if (c >= 97 && c <= 122) lower = true;
     else if (c === SPACE) {
       if (i === 0 || i === n - 1 || label.charCodeAt(i + 1) <= SPACE) fold = true;
     } else if (c === TAB || c === LF || c === CR) fold = true;
   }
   const folded = fold ? foldWhitespace(label) : label;
-  return ascii ? folded.toUpperCase() : folded.toLowerCase().toUpperCase();
+  // ASCII without a lower-case letter is already upper case (digits, the common numbered labels).
+  if (ascii) return lower ? folded.toUpperCase() : folded;
+  return folded.toLowerCase().toUpperCase();
 }
 
 function isLabelSpace(c: number): boolean {
