@@ -2,26 +2,35 @@
  * NFC that stays linear: `normalizeNfc(text) === text.normalize('NFC')` for every string.
  *
  * The engine's NFC is quadratic on a long run of combining marks that is out of canonical
- * order (it inserts each mark into place one by one), and linear when the run is already in
- * order. So every stretch of 32+ code units at or above U+0300 (the first combining mark; no
- * code point below it has a non-zero combining class or decomposes to start with one) is
- * rewritten to a canonically equivalent form first: each code point is replaced by its
- * canonical decomposition and every run of non-starters is stably sorted by combining class
- * (counting sort). The result is canonically equivalent to the input, so its NFC is the
- * input's NFC, and the engine then normalizes it in one linear pass.
+ * order (it inserts each mark into place one by one), and even in order costs far more per
+ * mark than per plain char. So every stretch of 32+ code units at or above U+0300 (the first
+ * combining mark; no code point below it has a non-zero combining class or decomposes to
+ * start with one) is rewritten to a canonically equivalent form first: each code point is
+ * replaced by its canonical decomposition and every run of non-starters is stably sorted by
+ * combining class (counting sort). Of each class group in a sorted run the engine then sees
+ * only the first KEEP_UNITS units; the rest is spliced back after the group's marks that
+ * stayed uncomposed (sound by the blocking rule, see emitStretch; checked per group, and
+ * the call starts over without cuts if the check fails). Text with no unit at or above U+0300
+ * is NFC as it is.
  *
  * Combining classes are never tabulated here: they are learned from the engine itself, one
  * code point at a time (cached for the call, forgotten when it returns), by asking whether two
  * marks swap under NFD. Classes are kept as an ordered list of representatives, so a new mark
  * is placed by binary search.
  *
- * Linear bound: one scan; per code point in a rewritten stretch one Map lookup (plus engine
- * calls on 2-code-point strings, once per distinct code point); counting sort per run.
+ * Linear bound: one scan; per code point in a rewritten stretch one table or Map lookup (plus
+ * engine calls on 2-code-point strings, once per distinct code point); counting sort per run;
+ * the engine sees each char outside cut groups once, and at most KEEP_UNITS + 1 units per
+ * cut group; the walk back over each engine answer is bounded by the units it was given.
  */
+
+import { type UnitsKind, unitsToString } from './utf16-units';
 
 const FIRST_COMBINING = 0x300;
 const MIN_STRETCH = 32;
-const LONG_STRETCH = /[\u0300-\uffff]{32}/;
+const ABOVE_LATIN = /[^\0-\u02ff]/;
+/** 32 units at or above U+0300 (spelled so: V8 runs `[...]{32}` about 4x slower on two-byte text). */
+const LONG_STRETCH = /[\u0300-\uffff][\u0300-\uffff]{31}/;
 /** COMBINING GREEK YPOGEGRAMMENI (class 240, the highest) and COMBINING TILDE OVERLAY (class 1). */
 const HIGHEST_CLASS_MARK = '\u0345';
 const LOWEST_CLASS_MARK = '\u0334';
@@ -140,128 +149,334 @@ function kindOf(unit: number): number {
   return kind;
 }
 
+
+/** The class id of the code point ending at text[at - 1] (-1 for a starter or a code point never learned). */
+function classIdBefore(text: string, at: number): number {
+  const low = text.charCodeAt(at - 1);
+  const start = at >= 2 && isLowSurrogate(low) && isHighSurrogate(text.charCodeAt(at - 2)) ? at - 2 : at - 1;
+  const c = partClass.get(text.slice(start, at));
+  return c === undefined || c === null ? -1 : c.id;
+}
+
 /**
- * Decomposes text[start, end) code point by code point and stably sorts each run of
- * non-starters by class. Output code units go to `units`; `ids` holds each non-starter
- * unit's class id (an astral mark's two units share one id and stay adjacent).
+ * A stretch rewritten: its canonical decomposition with every run of non-starters stably
+ * sorted by class, in units[0, length). `cuts` lists each run that holds a class group
+ * longer than the keep limit as [runEnd, groupCount, then per group id, start, keepEnd, end]:
+ * units[keepEnd, end) is the part of a long group the engine never sees (keepEnd = end for
+ * the others).
  */
-function reorderStretch(text: string, start: number, end: number): string {
-  let units = new Uint16Array((end - start) * 2 + 16);
-  let ids = new Uint16Array(units.length);
-  let length = 0;
-  let runStart = 0;
-  const ensure = (extra: number) => {
-    if (length + extra <= units.length) return;
-    const grownUnits = new Uint16Array((length + extra) * 2);
-    grownUnits.set(units);
-    units = grownUnits;
-    const grownIds = new Uint16Array(grownUnits.length);
-    grownIds.set(ids);
-    ids = grownIds;
-  };
-  const flush = () => {
-    if (length - runStart > 1) {
-      const counts = new Int32Array(classes.length + 2);
-      for (let i = runStart; i < length; i++) counts[(rankById[ids[i] as number] as number) + 1]++;
-      for (let r = 1; r < counts.length; r++) counts[r] = (counts[r] as number) + (counts[r - 1] as number);
-      const sortedUnits = new Uint16Array(length - runStart);
-      const sortedIds = new Uint16Array(length - runStart);
-      for (let i = runStart; i < length; i++) {
-        const rank = rankById[ids[i] as number] as number;
-        const slot = counts[rank] as number;
-        sortedUnits[slot] = units[i] as number;
-        sortedIds[slot] = ids[i] as number;
-        counts[rank] = slot + 1;
-      }
-      units.set(sortedUnits, runStart);
-      ids.set(sortedIds, runStart);
-    }
-    runStart = length;
-  };
+interface Stretch {
+  /** Where the stretch ends in the text (the first unit below U+0300 or of kind 1). */
+  end: number;
+  units: Uint16Array;
+  length: number;
+  cuts: number[];
+  /** Whether units[] holds a lone surrogate (copied from the text as a starter). */
+  loneSurrogate: boolean;
+}
+
+/** Runs this long or shorter are sorted in place by insertion; longer ones by counting. */
+const SHORT_RUN = 16;
+
+/**
+ * Decomposes text from `start` up to the stretch's end (the first unit past `start` below
+ * U+0300 or of kind 1) code point by code point, and stably sorts each run of non-starters by
+ * class. A stable sort keeps an astral mark's two units (same class) adjacent.
+ */
+function reorderStretch(text: string, start: number, keepUnits: number): Stretch {
+  const writer = new StretchWriter(Math.min(text.length - start, 1 << 16) * 2 + 16, keepUnits, text.length - start);
+  const n = text.length;
   let at = start;
-  while (at < end) {
+  while (at < n) {
     const unit = text.charCodeAt(at);
-    const kind = kindOf(unit);
-    if (kind === 1) {
-      // No non-starter in its decomposition: canonically it is a starter sequence; keep it whole.
-      flush();
-      ensure(1);
-      units[length++] = unit;
-      runStart = length;
+    let kind = bmpKind[unit] as number;
+    if (kind === 0) kind = kindOf(unit);
+    if (kind === 2) {
+      writer.pushMark(unit, bmpClassId[unit] as number);
       at++;
       continue;
     }
-    if (kind === 2) {
-      ensure(1);
-      ids[length] = bmpClassId[unit] as number;
-      units[length++] = unit;
+    if (at > start && (unit < FIRST_COMBINING || kind === 1)) break;
+    if (kind === 1) {
+      // No non-starter in its decomposition: canonically it is a starter sequence; keep it whole.
+      writer.pushStarter(unit);
       at++;
       continue;
     }
     const codePoint = text.codePointAt(at) as number;
     at += codePoint > 0xffff ? 2 : 1;
+    if (codePoint >= 0xd800 && codePoint <= 0xdfff) writer.loneSurrogate = true;
     const info = infoOf(codePoint);
     for (let i = 0; i < info.parts.length; i++) {
       const c = info.classes[i] as CombiningClass | null;
       const part = info.parts[i] as string;
-      if (c === null) flush();
-      ensure(part.length);
-      for (let k = 0; k < part.length; k++) {
-        if (c !== null) ids[length] = c.id;
-        units[length++] = part.charCodeAt(k);
-      }
-      if (c === null) runStart = length;
+      if (c === null) {
+        writer.pushStarter(part.charCodeAt(0));
+        if (part.length === 2) writer.pushStarterUnit(part.charCodeAt(1));
+      } else for (let k = 0; k < part.length; k++) writer.pushMark(part.charCodeAt(k), c.id);
     }
   }
-  flush();
-  const chunks: string[] = [];
-  for (let i = 0; i < length; i += 8192) chunks.push(String.fromCharCode.apply(null, units.subarray(i, Math.min(length, i + 8192)) as unknown as number[]));
-  return chunks.join('');
+  writer.flush();
+  return { end: at, units: writer.units, length: writer.length, cuts: writer.cuts, loneSurrogate: writer.loneSurrogate };
 }
+
+/** Per class id: how many of ids[from, to) have it. */
+function countById(ids: Uint16Array, from: number, to: number): Int32Array {
+  const counts = new Int32Array(rankById.length);
+  for (let i = from; i < to; i++) counts[ids[i] as number]++;
+  return counts;
+}
+
+/** The growing output of reorderStretch; runs of non-starters are sorted as they end. */
+class StretchWriter {
+  units: Uint16Array;
+  /** Per non-starter unit: its class id. */
+  ids: Uint16Array;
+  length = 0;
+  runStart = 0;
+  /** Whether units[runStart, length) is in canonical order (relative ranks never change). */
+  ordered = true;
+  /** The class id of the run's last mark (-1: none yet). */
+  lastId = -1;
+  loneSurrogate = false;
+  readonly cuts: number[] = [];
+
+  constructor(
+    capacity: number,
+    private readonly keepUnits: number,
+    /** Units from the stretch's start to the end of the text. */
+    private readonly textLeft: number,
+  ) {
+    this.units = new Uint16Array(capacity);
+    this.ids = new Uint16Array(capacity);
+  }
+
+  pushMark(unit: number, id: number): void {
+    const length = this.length;
+    if (length === this.units.length) this.grow();
+    if (this.ordered && id !== this.lastId) {
+      if (this.lastId >= 0 && (rankById[this.lastId] as number) > (rankById[id] as number)) this.ordered = false;
+      this.lastId = id;
+    }
+    this.ids[length] = id;
+    this.units[length] = unit;
+    this.length = length + 1;
+  }
+
+  /** Ends the current run and appends a starter unit. */
+  pushStarter(unit: number): void {
+    this.flush();
+    this.pushStarterUnit(unit);
+  }
+
+  pushStarterUnit(unit: number): void {
+    if (this.length === this.units.length) this.grow();
+    this.units[this.length++] = unit;
+    this.runStart = this.length;
+  }
+
+  /**
+   * Doubles the buffers, or once the stretch is long (its end is unknown until reached) sizes
+   * them for all the text from the stretch's start on, so a long stretch is copied about once.
+   */
+  private grow(): void {
+    const size = this.units.length;
+    const units = new Uint16Array(size >= 1 << 16 ? Math.max(size * 2, this.textLeft + 64) : size * 2);
+    units.set(this.units);
+    this.units = units;
+    const ids = new Uint16Array(units.length);
+    ids.set(this.ids);
+    this.ids = ids;
+  }
+
+  /** Ends the run of non-starters units[runStart, length): sorts it, records its long groups. */
+  flush(): void {
+    const { units, ids, runStart, length, keepUnits } = this;
+    const runLength = length - runStart;
+    if (!this.ordered && runLength <= SHORT_RUN) {
+      for (let i = runStart + 1; i < length; i++) {
+        const unit = units[i] as number;
+        const id = ids[i] as number;
+        const rank = rankById[id] as number;
+        let j = i;
+        for (; j > runStart && (rankById[ids[j - 1] as number] as number) > rank; j--) {
+          units[j] = units[j - 1] as number;
+          ids[j] = ids[j - 1] as number;
+        }
+        units[j] = unit;
+        ids[j] = id;
+      }
+    } else if (runLength > SHORT_RUN && (!this.ordered || runLength > keepUnits)) {
+      const counts = countById(ids, runStart, length);
+      if (!this.ordered) {
+        // slots[id]: where the next unit of class id goes, classes taken in rank order.
+        const slots = new Int32Array(counts.length);
+        let slot = 0;
+        for (const c of classes) {
+          slots[c.id] = slot;
+          slot += counts[c.id] as number;
+        }
+        const sorted = new Uint16Array(runLength);
+        for (let i = runStart; i < length; i++) {
+          const id = ids[i] as number;
+          sorted[slots[id] as number] = units[i] as number;
+          slots[id] = (slots[id] as number) + 1;
+        }
+        units.set(sorted, runStart);
+      }
+      if (runLength > keepUnits) this.recordGroups(counts);
+    } else if (runLength > keepUnits) {
+      this.recordGroups(countById(ids, runStart, length));
+    }
+    this.runStart = length;
+    this.ordered = true;
+    this.lastId = -1;
+  }
+
+  /** Appends the run's groups to `cuts` if one of them is longer than keepUnits. */
+  private recordGroups(counts: Int32Array): void {
+    const { cuts, keepUnits, units } = this;
+    const at = cuts.length;
+    cuts.push(this.length, 0);
+    let long = false;
+    let groupStart = this.runStart;
+    for (const c of classes) {
+      const count = counts[c.id] as number;
+      if (count === 0) continue;
+      const groupEnd = groupStart + count;
+      let keepEnd = groupEnd;
+      if (count > keepUnits) {
+        long = true;
+        keepEnd = groupStart + keepUnits;
+        // Never split an astral mark.
+        if (isLowSurrogate(units[keepEnd] as number)) keepEnd++;
+      }
+      cuts.push(c.id, groupStart, keepEnd, groupEnd);
+      cuts[at + 1] = (cuts[at + 1] as number) + 1;
+      groupStart = groupEnd;
+    }
+    if (!long) cuts.length = at;
+  }
+}
+
+/**
+ * Appends the stretch to `pending` (text for one engine call), and for each run with a long
+ * group ends that call at the run's end: the engine composes the run with each long group cut
+ * to its first units, and the rest of the group is put back right after the group's marks
+ * that did not compose. Returns false if some long group had no such mark (then the cut
+ * proves nothing and the caller starts over without cuts).
+ *
+ * Why the cut is sound: in a canonically ordered run a mark is blocked from the starter
+ * exactly when an earlier mark of its own class stayed uncomposed, so once one mark of a
+ * group stays, every later mark of that group stays, in order, after it; and the engine's
+ * NFC splits at a run's end, since the next unit is a starter that a non-starter blocks.
+ */
+function emitStretch(stretch: Stretch, pending: string[], out: string[]): boolean {
+  const { units, cuts } = stretch;
+  const kind: UnitsKind = stretch.loneSurrogate ? 'any' : 'well-formed';
+  let position = 0;
+  for (let c = 0; c < cuts.length; ) {
+    const count = cuts[c + 1] as number;
+    const first = c + 2;
+    c = first + 4 * count;
+    for (let g = first; g < c; g += 4) {
+      pending.push(unitsToString(units, position, cuts[g + 2] as number, kind));
+      position = cuts[g + 3] as number;
+    }
+    const composed = pending.join('').normalize('NFC');
+    pending.length = 0;
+    // Where each group's uncomposed marks end in `composed` (groups run in rising class order).
+    // The walk stops at the run's starter: it is a starter part, or a composite, which is never
+    // a fully decomposed part and so has no learned class.
+    const ends: number[] = new Array(count);
+    let at = composed.length;
+    for (let g = count - 1; g >= 0; g--) {
+      const group = first + 4 * g;
+      ends[g] = at;
+      const id = cuts[group] as number;
+      let kept = 0;
+      while (at > 0 && classIdBefore(composed, at) === id) {
+        at -= isLowSurrogate(composed.charCodeAt(at - 1)) && at >= 2 && isHighSurrogate(composed.charCodeAt(at - 2)) ? 2 : 1;
+        kept++;
+      }
+      if (kept === 0 && (cuts[group + 2] as number) < (cuts[group + 3] as number)) return false;
+    }
+    let from = 0;
+    for (let g = 0; g < count; g++) {
+      const group = first + 4 * g;
+      const keepEnd = cuts[group + 2] as number;
+      const end = cuts[group + 3] as number;
+      if (keepEnd === end) continue;
+      out.push(composed.slice(from, ends[g]), unitsToString(units, keepEnd, end, 'well-formed'));
+      from = ends[g] as number;
+    }
+    out.push(composed.slice(from));
+  }
+  pending.push(unitsToString(units, position, stretch.length, kind));
+  return true;
+}
+
+/** Group units the engine sees per long group: 8 or more marks, past any chain of compositions in Unicode. */
+const KEEP_UNITS = 16;
 
 /** Identical to `text.normalize('NFC')`, in time linear in the text's length. */
 export function normalizeNfc(text: string): string {
+  // Every string of code units below U+0300 is NFC (test/unit/analysis/normalize-nfc.test.ts checks every pair).
+  if (!ABOVE_LATIN.test(text)) return text;
   // No 32 consecutive units at or above U+0300: no long mark run is possible; the engine is linear here.
   if (!LONG_STRETCH.test(text)) return text.normalize('NFC');
+  return normalizeNfcKeeping(text, KEEP_UNITS);
+}
+
+/** normalizeNfc with the group cut at `keepUnits` units (exported so tests can cut short groups). */
+export function normalizeNfcKeeping(text: string, keepUnits: number): string {
   try {
-    return normalizeWithLearning(text);
+    return normalizeWithLearning(text, keepUnits) ?? normalizeWithLearning(text, Number.POSITIVE_INFINITY) ?? '';
   } finally {
     forget();
   }
 }
 
-function normalizeWithLearning(text: string): string {
+/** null when a cut proved unsound (see emitStretch). */
+function normalizeWithLearning(text: string, keepUnits: number): string | null {
   const n = text.length;
-  let pieces: string[] | null = null;
+  const out: string[] = [];
+  const pending: string[] = [];
+  let rewritten = false;
   let copied = 0;
   let at = 0;
   while (at < n) {
-    const unit = text.charCodeAt(at);
-    if (unit < FIRST_COMBINING || kindOf(unit) === 1) {
+    if (startsNoStretch(text.charCodeAt(at))) {
       at++;
       continue;
     }
-    // A stretch of units that are, or may decompose to, non-starters.
+    // A stretch of units that are, or may decompose to, non-starters: rewritten if 32+ long.
     let end = at + 1;
-    for (;;) {
-      if (end >= n) break;
-      const next = text.charCodeAt(end);
-      if (next < FIRST_COMBINING || kindOf(next) === 1) break;
-      end++;
+    while (end < n && end - at < MIN_STRETCH && !startsNoStretch(text.charCodeAt(end))) end++;
+    if (end - at < MIN_STRETCH) {
+      at = end;
+      continue;
     }
-    if (end - at >= MIN_STRETCH) {
-      // Include the code point before the stretch: its decomposition may end in a non-starter.
-      let start = at > copied ? at - 1 : at;
-      if (start > copied && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start--;
-      pieces ??= [];
-      pieces.push(text.slice(copied, start), reorderStretch(text, start, end));
-      copied = end;
-    }
-    at = end;
+    // Include the code point before the stretch: its decomposition may end in a non-starter.
+    let start = at > copied ? at - 1 : at;
+    if (start > copied && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start--;
+    pending.push(text.slice(copied, start));
+    const stretch = reorderStretch(text, start, keepUnits);
+    if (!emitStretch(stretch, pending, out)) return null;
+    rewritten = true;
+    copied = at = stretch.end;
   }
-  if (pieces === null) return text.normalize('NFC');
-  pieces.push(text.slice(copied));
-  return pieces.join('').normalize('NFC');
+  if (!rewritten) return text.normalize('NFC');
+  pending.push(text.slice(copied));
+  out.push(pending.join('').normalize('NFC'));
+  return out.length === 1 ? (out[0] as string) : out.join('');
+}
+
+/** Whether a unit ends a stretch (or starts none): below U+0300, or of kind 1. */
+function startsNoStretch(unit: number): boolean {
+  if (unit < FIRST_COMBINING) return true;
+  const kind = bmpKind[unit] as number;
+  return (kind === 0 ? kindOf(unit) : kind) === 1;
 }
 
 function isHighSurrogate(code: number): boolean {
