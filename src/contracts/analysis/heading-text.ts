@@ -3,33 +3,40 @@
  * oracle's normalizeHeadingText (`normalize('NFC')`, every `\s+` run folded
  * to one space, trimmed), with an NFC that stays linear on long runs of
  * combining marks and a fold that writes into one buffer (a regex replace
- * with one match per word keeps every piece alive until it joins them).
+ * with one match per word keeps every piece alive until it joins them);
+ * text already folded (one regex test) is returned as is, or trimmed.
  * Linear bound: O(text length) time, about 2 bytes per char of scratch.
  */
 import { isJsWhitespace } from './chars';
 import { normalizeNfc } from './inline-engine';
+import { unitsToString } from './utf16-units';
 
 export function normalizeHeadingText(raw: string): string {
   return foldWhitespace(normalizeNfc(raw));
 }
 
+/** Any whitespace but a single space (`\s` is exactly isJsWhitespace). */
+const UNFOLDED = /[^\S ]| {2}/;
+
 /** Every run of JS whitespace becomes one space; none at either end. */
 function foldWhitespace(text: string): string {
   const length = text.length;
+  // Already folded (the common case): only single spaces, so at most one to trim at each end.
+  if (!UNFOLDED.test(text)) {
+    const start = text.charCodeAt(0) === 32 ? 1 : 0;
+    const end = length > start && text.charCodeAt(length - 1) === 32 ? length - 1 : length;
+    return start === 0 && end === length ? text : text.slice(start, end);
+  }
   let start = 0;
   while (start < length && isJsWhitespace(text.charCodeAt(start))) start++;
   let end = length;
   while (end > start && isJsWhitespace(text.charCodeAt(end - 1))) end--;
-  // Already folded (the common case): only single spaces between words.
-  let folded = true;
-  for (let at = start; at < end && folded; at++) {
-    const code = text.charCodeAt(at);
-    if (isJsWhitespace(code) && (code !== 32 || isJsWhitespace(text.charCodeAt(at + 1)))) folded = false;
-  }
-  if (folded) return start === 0 && end === length ? text : text.slice(start, end);
   const out = new Uint16Array(end - start);
   let size = 0;
   let space = false;
+  /** Every unit written, or-ed: below 0x80 means ASCII. */
+  let bits = 0;
+  let surrogate = false;
   for (let at = start; at < end; at++) {
     const code = text.charCodeAt(at);
     if (isJsWhitespace(code)) {
@@ -39,10 +46,8 @@ function foldWhitespace(text: string): string {
     if (space) out[size++] = 32;
     space = false;
     out[size++] = code;
+    bits |= code;
+    if (code >= 0xd800 && code <= 0xdfff) surrogate = true;
   }
-  let result = '';
-  for (let from = 0; from < size; from += 8192) {
-    result += String.fromCharCode.apply(null, out.subarray(from, Math.min(size, from + 8192)) as unknown as number[]);
-  }
-  return result;
+  return unitsToString(out, 0, size, bits < 0x80 ? 'ascii' : surrogate ? 'any' : 'well-formed');
 }
