@@ -192,8 +192,7 @@ function reorderStretch(text: string, start: number, keepUnits: number): Stretch
     let kind = bmpKind[unit] as number;
     if (kind === 0) kind = kindOf(unit);
     if (kind === 2) {
-      writer.pushMark(unit, bmpClassId[unit] as number);
-      at++;
+      at = writer.pushMarks(text, at);
       continue;
     }
     if (at > start && (unit < FIRST_COMBINING || kind === 1)) break;
@@ -220,18 +219,20 @@ function reorderStretch(text: string, start: number, keepUnits: number): Stretch
   return { end: at, units: writer.units, length: writer.length, cuts: writer.cuts, loneSurrogate: writer.loneSurrogate };
 }
 
-/** Per class id: how many of ids[from, to) have it. */
-function countById(ids: Uint16Array, from: number, to: number): Int32Array {
-  const counts = new Int32Array(rankById.length);
-  for (let i = from; i < to; i++) counts[ids[i] as number]++;
-  return counts;
-}
+/** Class ids are below this: one per distinct combining class, and classes are bytes. */
+const MAX_CLASSES = 256;
 
-/** The growing output of reorderStretch; runs of non-starters are sorted as they end. */
+/**
+ * The growing output of reorderStretch; runs of non-starters are sorted as they end.
+ * A mark unit of kind 2 has class id bmpClassId[unit]; ids[] is written only for the other
+ * mark units (decomposition parts, astral marks), so idAt reads whichever applies.
+ */
 class StretchWriter {
   units: Uint16Array;
-  /** Per non-starter unit: its class id. */
+  /** Per mark unit not of kind 2 (and per unit of a sorted short run): its class id. */
   ids: Uint16Array;
+  /** Per class id: its units in the current run. Zero between runs. */
+  readonly counts = new Int32Array(MAX_CLASSES);
   length = 0;
   runStart = 0;
   /** Whether units[runStart, length) is in canonical order (relative ranks never change). */
@@ -251,6 +252,11 @@ class StretchWriter {
     this.ids = new Uint16Array(capacity);
   }
 
+  private idAt(i: number): number {
+    const unit = this.units[i] as number;
+    return bmpKind[unit] === 2 ? (bmpClassId[unit] as number) : (this.ids[i] as number);
+  }
+
   pushMark(unit: number, id: number): void {
     const length = this.length;
     if (length === this.units.length) this.grow();
@@ -258,9 +264,42 @@ class StretchWriter {
       if (this.lastId >= 0 && (rankById[this.lastId] as number) > (rankById[id] as number)) this.ordered = false;
       this.lastId = id;
     }
+    this.counts[id]++;
     this.ids[length] = id;
     this.units[length] = unit;
     this.length = length + 1;
+  }
+
+  /** Appends text[at] and the units of kind 2 right after it (text[at] is one); returns where they stop. */
+  pushMarks(text: string, at: number): number {
+    const { counts } = this;
+    const n = text.length;
+    let units = this.units;
+    let length = this.length;
+    let ordered = this.ordered;
+    let lastId = this.lastId;
+    while (at < n) {
+      const unit = text.charCodeAt(at);
+      if (bmpKind[unit] !== 2) break;
+      if (length === units.length) {
+        this.length = length;
+        this.grow();
+        units = this.units;
+      }
+      const id = bmpClassId[unit] as number;
+      if (ordered && id !== lastId) {
+        if (lastId >= 0 && (rankById[lastId] as number) > (rankById[id] as number)) ordered = false;
+        lastId = id;
+      }
+      counts[id]++;
+      units[length] = unit;
+      length++;
+      at++;
+    }
+    this.length = length;
+    this.ordered = ordered;
+    this.lastId = lastId;
+    return at;
   }
 
   /** Ends the current run and appends a starter unit. */
@@ -285,32 +324,33 @@ class StretchWriter {
     units.set(this.units);
     this.units = units;
     const ids = new Uint16Array(units.length);
-    ids.set(this.ids);
+    ids.set(this.ids.subarray(0, this.length));
     this.ids = ids;
   }
 
   /** Ends the run of non-starters units[runStart, length): sorts it, records its long groups. */
   flush(): void {
-    const { units, ids, runStart, length, keepUnits } = this;
+    const { units, ids, runStart, length, keepUnits, counts } = this;
     const runLength = length - runStart;
-    if (!this.ordered && runLength <= SHORT_RUN) {
-      for (let i = runStart + 1; i < length; i++) {
-        const unit = units[i] as number;
-        const id = ids[i] as number;
-        const rank = rankById[id] as number;
-        let j = i;
-        for (; j > runStart && (rankById[ids[j - 1] as number] as number) > rank; j--) {
-          units[j] = units[j - 1] as number;
-          ids[j] = ids[j - 1] as number;
+    if (runLength > 0) {
+      const short = runLength <= SHORT_RUN;
+      if (short) for (let i = runStart; i < length; i++) ids[i] = this.idAt(i);
+      if (!this.ordered && short) {
+        for (let i = runStart + 1; i < length; i++) {
+          const unit = units[i] as number;
+          const id = ids[i] as number;
+          const rank = rankById[id] as number;
+          let j = i;
+          for (; j > runStart && (rankById[ids[j - 1] as number] as number) > rank; j--) {
+            units[j] = units[j - 1] as number;
+            ids[j] = ids[j - 1] as number;
+          }
+          units[j] = unit;
+          ids[j] = id;
         }
-        units[j] = unit;
-        ids[j] = id;
-      }
-    } else if (runLength > SHORT_RUN && (!this.ordered || runLength > keepUnits)) {
-      const counts = countById(ids, runStart, length);
-      if (!this.ordered) {
+      } else if (!this.ordered) {
         // slots[id]: where the next unit of class id goes, classes taken in rank order.
-        const slots = new Int32Array(counts.length);
+        const slots = new Int32Array(MAX_CLASSES);
         let slot = 0;
         for (const c of classes) {
           slots[c.id] = slot;
@@ -318,15 +358,16 @@ class StretchWriter {
         }
         const sorted = new Uint16Array(runLength);
         for (let i = runStart; i < length; i++) {
-          const id = ids[i] as number;
-          sorted[slots[id] as number] = units[i] as number;
+          const unit = units[i] as number;
+          const id = bmpKind[unit] === 2 ? (bmpClassId[unit] as number) : (ids[i] as number);
+          sorted[slots[id] as number] = unit;
           slots[id] = (slots[id] as number) + 1;
         }
         units.set(sorted, runStart);
       }
-      if (runLength > keepUnits) this.recordGroups(counts);
-    } else if (runLength > keepUnits) {
-      this.recordGroups(countById(ids, runStart, length));
+      if (runLength > keepUnits) this.recordGroups();
+      if (short) for (let i = runStart; i < length; i++) counts[ids[i] as number] = 0;
+      else for (const c of classes) counts[c.id] = 0;
     }
     this.runStart = length;
     this.ordered = true;
@@ -334,8 +375,8 @@ class StretchWriter {
   }
 
   /** Appends the run's groups to `cuts` if one of them is longer than keepUnits. */
-  private recordGroups(counts: Int32Array): void {
-    const { cuts, keepUnits, units } = this;
+  private recordGroups(): void {
+    const { cuts, keepUnits, units, counts } = this;
     const at = cuts.length;
     cuts.push(this.length, 0);
     let long = false;
