@@ -465,9 +465,10 @@ class InlinePass {
     const records = this.delimiters;
     // Delimiter ids grow in source order: the floor and openers-bottom are ids.
     const floor = bottom;
-    // openersBottom[key]: openers whose id is below this cannot match closers of that key.
-    const openersBottom = this.openersBottom.fill(floor);
     let closer = bottom === NONE ? this.head : (records[bottom + D_NEXT] as number);
+    // openersBottom[key]: openers whose id is below this cannot match closers of that key (filled only
+    // when there is a delimiter to match: most link closes have none above their bottom).
+    const openersBottom = closer === NONE ? this.openersBottom : this.openersBottom.fill(floor);
     while (closer !== NONE) {
       const closerInfo = records[closer + D_INFO] as number;
       if ((closerInfo & CAN_CLOSE) === 0) {
