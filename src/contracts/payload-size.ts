@@ -11,6 +11,7 @@
  * holds each function equal to Buffer.byteLength(JSON.stringify(payload)).
  */
 import { normalizeTreePath } from './paths';
+import { SECTION_KEYS } from './schemas';
 import { normalizeSlug } from './slug';
 import {
   DOCUMENT_TREE_SCHEMA,
@@ -102,17 +103,7 @@ const TREE_OVERHEAD = objectOverhead(['schema', 'path', 'title', 'root', 'trunca
 const TREE_ROOT_OVERHEAD = objectOverhead(['children']);
 const TREE_NODE_OVERHEAD = objectOverhead(['id', 'level', 'text', 'children']);
 const SECTIONS_OVERHEAD = objectOverhead(['schema', 'path', 'title', 'sections', 'truncated']);
-const SECTION_OVERHEAD = objectOverhead([
-  'section_id',
-  'heading_id',
-  'level',
-  'heading_path',
-  'heading_text',
-  'child_section_ids',
-  'body_available',
-  'body_returned',
-  'snippet_returned',
-]);
+const SECTION_OVERHEAD = objectOverhead(SECTION_KEYS);
 /** `"body_returned":false` and `"snippet_returned":false` values. */
 const SECTION_FIXED_FALSES = 5 + 5;
 

@@ -45,6 +45,19 @@ const FACET_SLUG_LIST = { type: 'array', maxItems: 100, items: FACET_SLUG } as c
 /** date / updated: the frontmatter value as a string (not slugged, not trimmed), capped at 256. */
 const FACET_SCALAR_OR_NULL = { type: ['string', 'null'], maxLength: 256 } as const;
 
+/** The keys of one SectionSource section, in wire order (the schema and the payload-size bound both use it). */
+export const SECTION_KEYS = [
+  'section_id',
+  'heading_id',
+  'level',
+  'heading_path',
+  'heading_text',
+  'child_section_ids',
+  'body_available',
+  'body_returned',
+  'snippet_returned',
+] as const;
+
 export const NOTE_OUTLINE_JSON_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -153,17 +166,7 @@ export const SECTION_SOURCE_JSON_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: [
-          'section_id',
-          'heading_id',
-          'level',
-          'heading_path',
-          'heading_text',
-          'child_section_ids',
-          'body_available',
-          'body_returned',
-          'snippet_returned',
-        ],
+        required: [...SECTION_KEYS],
         properties: {
           section_id: SECTION_ID,
           heading_id: HEADING_ID,

@@ -6,7 +6,7 @@
  * inside workerd, whose decoder is the one production uses.
  */
 import { describe, expect, it } from 'vitest';
-import { fromCodeUnits } from '../../src/contracts/analysis/inline-buffers';
+import { fromCodeUnits } from '../../src/contracts/analysis/utf16-units';
 import { analyzeNote } from '../../src/contracts/analysis/analyze';
 import { analyzeWithMdast } from '../../src/contracts/markdown';
 

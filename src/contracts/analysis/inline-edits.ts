@@ -12,7 +12,7 @@
  * Linear bound: O(n + records): each record and each source char is visited once; the output
  * buffer holds at most n + 2 per record + 2 code units.
  */
-import { fromCodeUnits } from './inline-buffers';
+import { fromCodeUnits } from './utf16-units';
 
 const SPACE = 32;
 const STAR = 42;

@@ -29,7 +29,7 @@ import {
   scanCharacterReference,
   scanReferenceLabel,
 } from './inline-scanners';
-import { fromCodeUnits } from './inline-buffers';
+import { fromCodeUnits } from './utf16-units';
 import {
   BEFORE_NUL,
   BRACKET_STRIDE,

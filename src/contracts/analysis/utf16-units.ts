@@ -5,7 +5,8 @@
  * equals the units read one by one (String.fromCharCode of each), given that `kind` tells the
  * truth about the range: 'ascii' (every unit below 0x80), 'well-formed' (no lone surrogate)
  * or 'any'.
- * Linear bound: O(to - from), one copy for 'ascii' and one decode.
+ * Linear bound: O(to - from), one copy for 'ascii' and one decode; fromCodeUnits adds one
+ * classifying scan.
  */
 
 /** Typed arrays are read in the platform's byte order; the utf-16le decoder needs it little-endian. */
@@ -27,4 +28,15 @@ export function unitsToString(units: Uint16Array, from: number, to: number, kind
     chunks.push(String.fromCharCode.apply(null, units.subarray(at, Math.min(to, at + 8192)) as unknown as number[]));
   }
   return chunks.join('');
+}
+
+/** The string of units[0, length), whatever they hold: the units are classified here, then decoded. */
+export function fromCodeUnits(units: Uint16Array, length: number): string {
+  let bits = 0;
+  for (let k = 0; k < length; k++) {
+    const unit = units[k] as number;
+    if ((unit & 0xf800) === 0xd800) return unitsToString(units, 0, length, 'any');
+    bits |= unit;
+  }
+  return unitsToString(units, 0, length, bits < 0x80 ? 'ascii' : 'well-formed');
 }
