@@ -22,10 +22,11 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
 import { loadVault } from '../demo/canister.mjs';
 import { DEMO_USER, DEMO_VAULT, DEV_SESSION_SECRET, WORKER_PORT } from './dev-config.mjs';
+import { parseOptions } from './cli-options.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VAULT_DIR = path.join(REPO_ROOT, 'demo', 'vault');
@@ -70,25 +71,20 @@ function isLoopbackHost(hostname) {
 }
 
 /** @param {string[]} argv */
-function parseOptions(argv) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        duration: { type: 'string' },
-        levels: { type: 'string' },
-        base: { type: 'string' },
-        token: { type: 'string' },
-        vault: { type: 'string' },
-        notes: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+function parseLoadArgs(argv) {
+  const values = parseOptions(
+    argv,
+    {
+      duration: { type: 'string' },
+      levels: { type: 'string' },
+      base: { type: 'string' },
+      token: { type: 'string' },
+      vault: { type: 'string' },
+      notes: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    UsageError,
+  );
   if (values.help) return null;
   const durationS = values.duration === undefined ? DEFAULT_DURATION_S : Number(values.duration);
   if (!Number.isFinite(durationS) || durationS <= 0 || durationS > MAX_DURATION_S) {
@@ -350,7 +346,7 @@ const fmtMs = (ms) => (Number.isFinite(ms) ? ms.toFixed(1) : '-');
 async function main() {
   let options;
   try {
-    options = parseOptions(process.argv.slice(2));
+    options = parseLoadArgs(process.argv.slice(2));
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`load: ${error.message}\n${USAGE}\n`);

@@ -13,9 +13,9 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { DEMO_USER, DEV_SESSION_SECRET, WORKER_PORT } from './dev-config.mjs';
 import { mintToken } from './token.mjs';
+import { parseOptions } from './cli-options.mjs';
 
 export const DEFAULT_BASE = `http://127.0.0.1:${WORKER_PORT}`;
 /** A demo-vault note with headings, a project and tags (demo/vault/projects/Aurora/roadmap.md). */
@@ -103,24 +103,18 @@ function jsonEqual(a, b) {
  * @returns {Promise<{ help: true } | { help: false, options: SmokeOptions }>}
  */
 export async function parseSmokeArgs(argv) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        base: { type: 'string' },
-        token: { type: 'string' },
-        path: { type: 'string' },
-        vault: { type: 'string' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseOptions(
+    argv,
+    {
+      base: { type: 'string' },
+      token: { type: 'string' },
+      path: { type: 'string' },
+      vault: { type: 'string' },
+      timeout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    UsageError,
+  );
   if (values.help) return { help: true };
 
   const baseText = values.base ?? DEFAULT_BASE;

@@ -16,7 +16,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { MAX_VAULT_NOTES, startDemoCanister } from '../demo/canister.mjs';
 import { startExplorer } from '../demo/explorer/server.mjs';
 import {
@@ -29,6 +28,7 @@ import {
   WORKER_PORT,
 } from './dev-config.mjs';
 import { mintToken } from './token.mjs';
+import { parseOptions } from './cli-options.mjs';
 
 const HOST = '127.0.0.1';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,24 +85,18 @@ function parsePort(text, flag, fallback) {
  *   workerPort: number, canisterPort: number, explorerPort: number }}
  */
 function parseStartArgs(argv) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        vault: { type: 'string' },
-        env: { type: 'string' },
-        port: { type: 'string' },
-        'canister-port': { type: 'string' },
-        'explorer-port': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseOptions(
+    argv,
+    {
+      vault: { type: 'string' },
+      env: { type: 'string' },
+      port: { type: 'string' },
+      'canister-port': { type: 'string' },
+      'explorer-port': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    UsageError,
+  );
   if (values.help) return { help: true };
   if (values.env !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(values.env)) {
     throw new UsageError('--env must be a wrangler environment name ([A-Za-z0-9_-])');

@@ -14,9 +14,9 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import { DEMO_USER, DEV_SESSION_SECRET, isDevSecret } from './dev-config.mjs';
+import { parseOptions } from './cli-options.mjs';
 
 export const TOKEN_TYPES = /** @type {const} */ (['session', 'mcp_access', 'agent_access']);
 export const KNOWN_ROLES = /** @type {const} */ (['viewer', 'editor', 'evaluator', 'admin']);
@@ -126,31 +126,25 @@ export async function mintToken(options) {
  * @returns {{ help: true } | { help: false, options: TokenOptions & { secret: string }, warnings: string[] }}
  */
 export function parseTokenArgs(argv, env) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        sub: { type: 'string' },
-        role: { type: 'string' },
-        type: { type: 'string' },
-        vault: { type: 'string' },
-        'canister-user': { type: 'string' },
-        'scope-folder': { type: 'string', multiple: true },
-        'scope-project': { type: 'string', multiple: true },
-        scopes: { type: 'string' },
-        ttl: { type: 'string' },
-        secret: { type: 'string' },
-        'allow-production-secret': { type: 'boolean' },
-        'allow-weak-secret': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new TokenUsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseOptions(
+    argv,
+    {
+      sub: { type: 'string' },
+      role: { type: 'string' },
+      type: { type: 'string' },
+      vault: { type: 'string' },
+      'canister-user': { type: 'string' },
+      'scope-folder': { type: 'string', multiple: true },
+      'scope-project': { type: 'string', multiple: true },
+      scopes: { type: 'string' },
+      ttl: { type: 'string' },
+      secret: { type: 'string' },
+      'allow-production-secret': { type: 'boolean' },
+      'allow-weak-secret': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    TokenUsageError,
+  );
   if (values.help) return { help: true };
 
   const sub = values.sub ?? DEMO_USER;

@@ -10,6 +10,9 @@ const PIECES = [
 ];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
 
+/** A lone surrogate (String.prototype.isWellFormed is ES2024, past this project's ES2022 lib). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 describe('normalizeHeadingText', () => {
   it('equals the oracle (NFC, \\s+ folded to one space, trimmed) on generated text (fixed seed)', () => {
     fc.assert(
@@ -52,7 +55,7 @@ describe('unitsToString', () => {
         const array = Uint16Array.from(list);
         const expected = list.map((unit) => String.fromCharCode(unit)).join('');
         expect(unitsToString(array, 0, array.length, 'any')).toBe(expected);
-        if (expected.isWellFormed()) expect(unitsToString(array, 0, array.length, 'well-formed')).toBe(expected);
+        if (!LONE_SURROGATE.test(expected)) expect(unitsToString(array, 0, array.length, 'well-formed')).toBe(expected);
         if (list.every((unit) => unit < 0x80)) expect(unitsToString(array, 0, array.length, 'ascii')).toBe(expected);
       }),
       { seed: 11, numRuns: 300 },

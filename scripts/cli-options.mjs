@@ -1,0 +1,20 @@
+/**
+ * The project scripts' option parsing: node:util parseArgs, strict, long options only, no
+ * positionals. A parse error (unknown option, missing value) becomes the caller's usage error,
+ * whose message each script prints with its usage before exiting 2.
+ */
+import { parseArgs } from 'node:util';
+
+/**
+ * @param {string[]} argv
+ * @param {import('node:util').ParseArgsConfig['options']} options
+ * @param {new (message: string) => Error} UsageError
+ * @returns {Record<string, string | boolean | string[] | undefined>}
+ */
+export function parseOptions(argv, options, UsageError) {
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
