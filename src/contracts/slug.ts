@@ -14,6 +14,16 @@ const ASCII_SLUG = new Uint8Array(128);
 for (let code = 48; code <= 57; code++) ASCII_SLUG[code] = code;
 for (let code = 97; code <= 122; code++) ASCII_SLUG[code] = code;
 for (let code = 65; code <= 90; code++) ASCII_SLUG[code] = code + 32;
+/** One-char strings for the slug chars, indexed by code. */
+const SLUG_CHARS: string[] = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+
+/** The slug char a code unit lower-cases to ([a-z0-9]), or 0 for a dash; U+0130 is handled by the callers. */
+function slugCode(code: number): number {
+  return code < 128 ? ASCII_SLUG[code] : code === 0x212a ? LOWER_K : 0;
+}
+
+/** Below this many code units a slug is built by string appends (no scratch, no decoder call): headings are mostly this short. */
+export const SHORT_SLUG_UNITS = 64;
 
 /**
  * Equal to `value.toLowerCase()`, then /[^a-z0-9-]/g -> '-', /-+/g -> '-', one '-' trimmed at each
@@ -21,17 +31,40 @@ for (let code = 65; code <= 90; code++) ASCII_SLUG[code] = code + 32;
  * alive until it joins them: about 20 B/char on a 1 MB heading). Lower-casing only matters where it
  * yields [a-z0-9]: ASCII A-Z, U+212A KELVIN SIGN -> 'k', and U+0130 -> 'i' + U+0307 (a dash); every
  * other code unit, astral or context-dependent (final sigma) included, lower-cases to none of them.
- * Scratch: one byte per input code unit (two where U+0130 occurs), outside the JS heap.
+ * Short values append to a string; longer ones write one byte per code unit (two where U+0130
+ * occurs) outside the JS heap and decode once, so a long heading never becomes a chain of appends.
  */
 export function normalizeSlug(value: unknown): string {
   if (typeof value !== 'string') return '';
+  return value.length <= SHORT_SLUG_UNITS ? shortSlug(value) : longSlug(value);
+}
+
+function shortSlug(value: string): string {
+  let out = '';
+  let dash = false;
+  for (let at = 0; at < value.length; at++) {
+    const code = value.charCodeAt(at);
+    const mapped = code === 0x130 ? LOWER_I : slugCode(code);
+    if (mapped === 0) {
+      dash = true;
+      continue;
+    }
+    if (dash && out.length > 0) out += '-';
+    out += SLUG_CHARS[mapped];
+    // U+0130 lower-cases to 'i' + U+0307, and U+0307 is a dash.
+    dash = code === 0x130;
+  }
+  return out;
+}
+
+function longSlug(value: string): string {
   const units = value.length;
   let out = new Uint8Array(units);
   let length = 0;
   let dash = false;
   for (let at = 0; at < units; at++) {
     const code = value.charCodeAt(at);
-    let mapped = code < 128 ? ASCII_SLUG[code] : code === 0x212a ? LOWER_K : 0;
+    let mapped = slugCode(code);
     if (code === 0x130) {
       // 'i' then U+0307, which is a dash: written as 'i' with a dash pending.
       if (out.length === units) {

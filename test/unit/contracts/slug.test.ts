@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeSlug } from '../../../src/contracts';
+import { SHORT_SLUG_UNITS } from '../../../src/contracts/slug';
 
 describe('normalizeSlug (REFERENCE-CONTRACTS 1.2)', () => {
   it('lower-cases and replaces every non [a-z0-9-] code unit with one collapsed dash', () => {
@@ -56,12 +57,16 @@ describe('normalizeSlug (REFERENCE-CONTRACTS 1.2)', () => {
       fc.constantFrom('A', 'z', '0', '9', '-', ' ', '\u0130', '\u212A', 'Σ', 'é', '😀', '\ud800', 'ǅ', 'ß', '_'),
       fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
     );
+    // Both builders: short values append to a string, longer ones go through a byte buffer.
+    const lengths = new Set<boolean>();
     fc.assert(
-      fc.property(fc.array(unit, { maxLength: 40 }).map((units) => units.join('')), (value) => {
+      fc.property(fc.array(unit, { maxLength: 3 * SHORT_SLUG_UNITS, size: 'max' }).map((units) => units.join('')), (value) => {
+        lengths.add(value.length <= SHORT_SLUG_UNITS);
         expect(normalizeSlug(value)).toBe(reference(value));
       }),
       { seed: 7, numRuns: 3000 },
     );
+    expect([...lengths].sort()).toEqual([false, true]);
     for (let code = 0x80; code <= 0x10ffff; code += code < 0x10000 ? 1 : 97) {
       const value = `a${String.fromCodePoint(code)}B`;
       expect(normalizeSlug(value), code.toString(16)).toBe(reference(value));
