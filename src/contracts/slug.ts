@@ -14,15 +14,13 @@ const ASCII_SLUG = new Uint8Array(128);
 for (let code = 48; code <= 57; code++) ASCII_SLUG[code] = code;
 for (let code = 97; code <= 122; code++) ASCII_SLUG[code] = code;
 for (let code = 65; code <= 90; code++) ASCII_SLUG[code] = code + 32;
-/** One-char strings for the slug chars, indexed by code. */
-const SLUG_CHARS: string[] = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
 
 /** The slug char a code unit lower-cases to ([a-z0-9]), or 0 for a dash; U+0130 is handled by the callers. */
 function slugCode(code: number): number {
   return code < 128 ? ASCII_SLUG[code] : code === 0x212a ? LOWER_K : 0;
 }
 
-/** Below this many code units a slug is built by string appends (no scratch, no decoder call): headings are mostly this short. */
+/** Up to this many code units a slug is built in a fixed scratch (no buffer, no decoder call): headings are mostly this short. */
 export const SHORT_SLUG_UNITS = 64;
 
 /**
@@ -31,16 +29,22 @@ export const SHORT_SLUG_UNITS = 64;
  * alive until it joins them: about 20 B/char on a 1 MB heading). Lower-casing only matters where it
  * yields [a-z0-9]: ASCII A-Z, U+212A KELVIN SIGN -> 'k', and U+0130 -> 'i' + U+0307 (a dash); every
  * other code unit, astral or context-dependent (final sigma) included, lower-cases to none of them.
- * Short values append to a string; longer ones write one byte per code unit (two where U+0130
- * occurs) outside the JS heap and decode once, so a long heading never becomes a chain of appends.
+ * Short values go through a fixed scratch; longer ones write one byte per code unit (two where U+0130
+ * occurs) outside the JS heap and decode once.
  */
 export function normalizeSlug(value: unknown): string {
   if (typeof value !== 'string') return '';
   return value.length <= SHORT_SLUG_UNITS ? shortSlug(value) : longSlug(value);
 }
 
+/**
+ * Slug chars of one short value; zeroed after each use, so nothing note-derived outlives the call.
+ * Two units per input unit: U+0130 writes 'i' and may be followed by a dash.
+ */
+const SHORT_SCRATCH = new Uint16Array(2 * SHORT_SLUG_UNITS);
+
 function shortSlug(value: string): string {
-  let out = '';
+  let length = 0;
   let dash = false;
   for (let at = 0; at < value.length; at++) {
     const code = value.charCodeAt(at);
@@ -49,12 +53,14 @@ function shortSlug(value: string): string {
       dash = true;
       continue;
     }
-    if (dash && out.length > 0) out += '-';
-    out += SLUG_CHARS[mapped];
+    if (dash && length > 0) SHORT_SCRATCH[length++] = DASH;
+    SHORT_SCRATCH[length++] = mapped;
     // U+0130 lower-cases to 'i' + U+0307, and U+0307 is a dash.
     dash = code === 0x130;
   }
-  return out;
+  const slug = String.fromCharCode.apply(null, SHORT_SCRATCH.subarray(0, length) as unknown as number[]);
+  SHORT_SCRATCH.fill(0, 0, length);
+  return slug;
 }
 
 function longSlug(value: string): string {
