@@ -12,7 +12,9 @@ function requireNonEmptyString(raw: unknown): string {
   return raw;
 }
 
+/** Drops empty segments and refuses a '..' segment; a path with no empty segment and no '..' at all is returned as it is. */
 function joinSegmentsRejectingParent(forward: string): string {
+  if (!forward.startsWith('/') && !forward.endsWith('/') && !forward.includes('//') && !forward.includes('..')) return forward;
   const parts = forward.split('/').filter(Boolean);
   if (parts.includes('..')) throw invalidPath();
   return parts.join('/');

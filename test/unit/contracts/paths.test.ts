@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   buildDocumentTree,
@@ -14,6 +15,29 @@ import { expectInvalidPath } from './expect-contract-error';
 const NON_STRINGS: unknown[] = [undefined, null, 42, {}, ['a.md']];
 
 describe('normalizeOutlinePath (REFERENCE-CONTRACTS 1.7)', () => {
+  it('equals split, drop empty segments, refuse "..", join, for any mix of segments and slashes', () => {
+    const reference = (raw: string): string | 'InvalidPath' => {
+      const forward = raw.trim().replace(/\\/g, '/');
+      if (raw.trim() === '' || raw.startsWith('/') || /^[A-Za-z]:\//.test(forward)) return 'InvalidPath';
+      const parts = forward.split('/').filter(Boolean);
+      return parts.includes('..') ? 'InvalidPath' : parts.join('/');
+    };
+    const actual = (raw: string): string | 'InvalidPath' => {
+      try {
+        return normalizeOutlinePath(raw);
+      } catch {
+        return 'InvalidPath';
+      }
+    };
+    const piece = fc.constantFrom('a', 'b.md', '.', '..', '...', 'a..b', '/', '//', '\\', ' ', 'C:', 'x');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join('')), (raw) => {
+        expect(actual(raw)).toBe(reference(raw));
+      }),
+      { seed: 11, numRuns: 5000 },
+    );
+  });
+
   it('drops empty segments and keeps "." segments', () => {
     expect(normalizeOutlinePath('a/b.md')).toBe('a/b.md');
     expect(normalizeOutlinePath('a//b/')).toBe('a/b');
