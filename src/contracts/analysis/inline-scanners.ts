@@ -268,9 +268,10 @@ export class HtmlScanner {
    * Result of an open tag's attribute list from a "between attributes" entry point, recorded
    * only where another tag's attributes can reach it (see attributes()); null until then.
    */
-  private between: Map<number, number> | null = null;
-  /** Entry points of the current attribute list still to record (reused). */
-  private readonly entries: number[] = [];
+  private between: PositionMemo | null = null;
+  /** Entry points of the current attribute list still to record: entries[0, entryCount) (reused). */
+  private entries = new Int32Array(16);
+  private entryCount = 0;
 
   constructor(private readonly src: string) {
     this.comment = new ForwardSearch(src, '-->');
@@ -339,8 +340,7 @@ export class HtmlScanner {
   private attributes(i: number): number {
     const src = this.src;
     const between = this.between;
-    const entries = this.entries;
-    entries.length = 0;
+    this.entryCount = 0;
     let record = false;
     let result = -1;
     for (;;) {
@@ -351,7 +351,7 @@ export class HtmlScanner {
           break;
         }
       }
-      if (record) entries.push(i);
+      if (record) this.addEntry(i);
       while (isSpaceOrEol(src.charCodeAt(i))) i++;
       let c = src.charCodeAt(i);
       if (c === SLASH) {
@@ -401,12 +401,79 @@ export class HtmlScanner {
       i = j;
     }
     // An accepted tag is skipped whole by the pass, so no later attempt starts inside it.
-    if (entries.length > 0 && result < 0) {
-      const memo = (this.between ??= new Map());
-      for (const entry of entries) memo.set(entry, result);
+    if (this.entryCount > 0 && result < 0) {
+      const memo = (this.between ??= new PositionMemo());
+      for (let k = 0; k < this.entryCount; k++) memo.set(this.entries[k] as number, result);
     }
     return result;
   }
+
+  private addEntry(i: number): void {
+    if (this.entryCount === this.entries.length) {
+      const grown = new Int32Array(this.entries.length * 2);
+      grown.set(this.entries);
+      this.entries = grown;
+    }
+    this.entries[this.entryCount++] = i;
+  }
+}
+
+/**
+ * A map from source positions (>= 0) to integers, open addressing over two Int32Arrays (slot
+ * empty while its key is 0; keys are stored as position + 1). The load stays at most 1/2, so a
+ * lookup probes O(1) slots on average and the tables hold at most 4 entries' room per entry.
+ */
+export class PositionMemo {
+  private keys = new Int32Array(64);
+  private values = new Int32Array(64);
+  private size = 0;
+
+  /** The value recorded for position, or undefined. */
+  get(position: number): number | undefined {
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    const key = position + 1;
+    for (let slot = hashPosition(key) & mask; ; slot = (slot + 1) & mask) {
+      const found = keys[slot] as number;
+      if (found === key) return this.values[slot] as number;
+      if (found === 0) return undefined;
+    }
+  }
+
+  set(position: number, value: number): void {
+    if (2 * (this.size + 1) > this.keys.length) this.rehash(this.keys.length * 2);
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    const key = position + 1;
+    let slot = hashPosition(key) & mask;
+    for (;;) {
+      const found = keys[slot] as number;
+      if (found === key) break;
+      if (found === 0) {
+        keys[slot] = key;
+        this.size++;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    this.values[slot] = value;
+  }
+
+  private rehash(capacity: number): void {
+    const { keys: oldKeys, values: oldValues } = this;
+    this.keys = new Int32Array(capacity);
+    this.values = new Int32Array(capacity);
+    this.size = 0;
+    for (let slot = 0; slot < oldKeys.length; slot++) {
+      const key = oldKeys[slot] as number;
+      if (key !== 0) this.set(key - 1, oldValues[slot] as number);
+    }
+  }
+}
+
+/** A multiplicative hash spreading nearby positions over the table. */
+function hashPosition(key: number): number {
+  return Math.imul(key, 0x9e3779b1) >>> 16 ^ Math.imul(key, 0x85ebca6b);
 }
 
 /** A full reference label `[label]` at p (src[p] === '['): the index after its `]`, or -1. */
