@@ -1,6 +1,6 @@
 /**
  * Bounded lookahead scanners for the inline pass (src/contracts/analysis/inline.ts):
- * character references, autolinks, raw inline HTML and full reference labels, each as
+ * code span closers, character references, autolinks, raw inline HTML and full reference labels, each as
  * micromark 4.0.3 tokenizes it, over the prepared inline source (lines joined with '\n',
  * line prefixes stripped). Link resources live in inline-links.ts (re-exported here).
  *
@@ -15,6 +15,7 @@
  *   "between attributes" state and a later attempt can reach (see HtmlScanner), so two
  *   attempts that converge share one scan (scan() is called at increasing positions,
  *   never inside a construct it accepted);
+ * - code span closers: one lazy forward scan shared by every run length (see BacktickRuns);
  * - character references read at most 33 chars, autolinks at most until the first
  *   char they refuse (a `<` or a space ends every one), full reference labels stop at
  *   1000 characters or at the next bracket;
@@ -474,6 +475,53 @@ export class PositionMemo {
 /** A multiplicative hash spreading nearby positions over the table. */
 function hashPosition(key: number): number {
   return Math.imul(key, 0x9e3779b1) >>> 16 ^ Math.imul(key, 0x85ebca6b);
+}
+
+/** Run lengths below this keep their last start in an array; longer ones (at most n / SHORT_RUNS of them) in a Map. */
+const SHORT_RUNS = 64;
+
+/**
+ * Closing backtick runs for code spans: one lazy forward scan from the query point records the
+ * last start of every run length it passes, and stops at the first run of the wanted length. A
+ * scan that fails reaches the end of the source, so afterwards every length's last start is
+ * known and a query with no run of its length ahead is answered without reading anything.
+ * Queries arrive at increasing positions and the pass skips a code span it finds whole, so each
+ * successful scan reads source no other scan reads, and at most one scan fails: O(n) overall.
+ */
+export class BacktickRuns {
+  /** Whether a scan reached the end of the source. */
+  private complete = false;
+  /** Start of the last run seen per length below SHORT_RUNS, -1 for none. */
+  private readonly lastShort = new Int32Array(SHORT_RUNS).fill(-1);
+  private lastLong: Map<number, number> | null = null;
+
+  constructor(private readonly src: string) {}
+
+  /**
+   * The start of the first backtick run of exactly `size` at or after `from`, or -1; src[from] is
+   * not a backtick (from ends the opening run) and runs count from any backtick, escaped or not.
+   */
+  close(size: number, from: number): number {
+    if (this.complete && this.lastStart(size) < from) return -1;
+    const src = this.src;
+    let at = src.indexOf('`', from);
+    while (at >= 0) {
+      let end = at + 1;
+      while (src.charCodeAt(end) === BACKTICK) end++;
+      const length = end - at;
+      if (length < SHORT_RUNS) this.lastShort[length] = at;
+      else (this.lastLong ??= new Map()).set(length, at);
+      if (length === size) return at;
+      at = src.indexOf('`', end);
+    }
+    this.complete = true;
+    return -1;
+  }
+
+  private lastStart(length: number): number {
+    if (length < SHORT_RUNS) return this.lastShort[length] as number;
+    return this.lastLong?.get(length) ?? -1;
+  }
 }
 
 /** A full reference label `[label]` at p (src[p] === '['): the index after its `]`, or -1. */

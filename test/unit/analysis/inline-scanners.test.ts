@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HtmlScanner, PositionMemo } from '../../../src/contracts/analysis/inline-scanners';
+import { BacktickRuns, HtmlScanner, PositionMemo } from '../../../src/contracts/analysis/inline-scanners';
 
 /** Pieces that make open tags with quoted values holding `<`, so failed attribute lists are memoized. */
 const HTML_PIECES = ['<a', '<b', ' x=', ' y=', '="', "='", '"', "'", '<', '>', '/>', ' ', '\n', 'z', '=', '`', '<!--', '-->', '<?', '?>'];
@@ -53,6 +53,40 @@ describe('PositionMemo', () => {
         for (const [position, value] of expected) expect(memo.get(position)).toBe(value);
       }),
       { seed: 20261123, numRuns: 300 },
+    );
+  });
+});
+
+/** The first maximal run of exactly `size` backticks starting at or after `from`, by brute force. */
+function naiveClose(src: string, size: number, from: number): number {
+  for (let at = from; at < src.length; at++) {
+    if (src[at] !== '`' || (at > 0 && src[at - 1] === '`')) continue;
+    let end = at;
+    while (src[end] === '`') end++;
+    if (end - at === size) return at;
+  }
+  return -1;
+}
+
+describe('BacktickRuns', () => {
+  it('finds the closer a brute-force search finds, over a whole pass', () => {
+    const piece = fc.oneof(
+      { weight: 12, arbitrary: fc.constantFrom('`', '``', '```', 'x', 'x', ' ', '\\') },
+      { weight: 1, arbitrary: fc.integer({ min: 60, max: 70 }).map((length) => '`'.repeat(length)) },
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 80 }), (pieces) => {
+        const src = pieces.join('');
+        const runs = new BacktickRuns(src);
+        for (let p = src.indexOf('`'); p >= 0; ) {
+          let q = p;
+          while (src[q] === '`') q++;
+          const close = runs.close(q - p, q);
+          expect(close).toBe(naiveClose(src, q - p, q));
+          p = src.indexOf('`', close >= 0 ? close + (q - p) : q);
+        }
+      }),
+      { seed: 20261123, numRuns: 2000 },
     );
   });
 });
