@@ -103,7 +103,19 @@ export interface CharacterReference {
   value: string;
 }
 
-/** `&name;`, `&#123;` or `&#x1F;` at p (src[p] === '&'); null when micromark would not read one. */
+/** The one answer scanCharacterReference returns (a flood of references then allocates nothing). */
+const reference: CharacterReference = { end: 0, value: '' };
+
+function referenceAnswer(end: number, value: string): CharacterReference {
+  reference.end = end;
+  reference.value = value;
+  return reference;
+}
+
+/**
+ * `&name;`, `&#123;` or `&#x1F;` at p (src[p] === '&'); null when micromark would not read one.
+ * The answer is one shared record, valid until the next call: read it at once.
+ */
 export function scanCharacterReference(src: string, p: number): CharacterReference | null {
   let i = p + 1;
   if (src.charCodeAt(i) !== HASH) {
@@ -113,7 +125,7 @@ export function scanCharacterReference(src: string, p: number): CharacterReferen
     while (i < max && isAsciiAlphanumeric(src.charCodeAt(i))) i++;
     if (i === start || src.charCodeAt(i) !== SEMICOLON) return null;
     const decoded = decodeNamedCharacterReference(src.slice(start, i));
-    return decoded === false ? null : { end: i + 1, value: decoded };
+    return decoded === false ? null : referenceAnswer(i + 1, decoded);
   }
   // Numeric: up to 7 decimal or 6 hexadecimal digits, then `;`.
   i++;
@@ -130,7 +142,7 @@ export function scanCharacterReference(src: string, p: number): CharacterReferen
     else break;
   }
   if (i === start || src.charCodeAt(i) !== SEMICOLON) return null;
-  return { end: i + 1, value: numericCharacter(code) };
+  return referenceAnswer(i + 1, numericCharacter(code));
 }
 
 /** micromark-util-decode-numeric-character-reference's answer for a code point (U+FFFD for the disallowed ones). */
