@@ -11,9 +11,9 @@
  * rescanned more than a constant number of times over one inline source:
  * - HTML closers (`-->`, `?>`, `]]>`, `>`) use one forward search per closer kind
  *   (queries arrive in increasing order, each search starts past the last hit);
- * - an open tag's attribute list is memoized at the points where it enters the
- *   "between attributes" state and a later attempt can reach (see HtmlScanner), so two
- *   attempts that converge share one scan (scan() is called at increasing positions,
+ * - an open tag's failed attribute list is marked (one bit per position) at the points where
+ *   it enters the "between attributes" state and a later attempt can reach (see HtmlScanner),
+ *   so two attempts that converge share one scan (scan() is called at increasing positions,
  *   never inside a construct it accepted);
  * - code span closers: one lazy forward scan shared by every run length (see BacktickRuns);
  * - character references read at most 33 chars, autolinks at most until the first
@@ -278,10 +278,11 @@ export class HtmlScanner {
   private readonly cdata: ForwardSearch;
   private readonly declaration: ForwardSearch;
   /**
-   * Result of an open tag's attribute list from a "between attributes" entry point, recorded
-   * only where another tag's attributes can reach it (see attributes()); null until then.
+   * Bit i set: the attribute list fails from the "between attributes" entry point i. Only
+   * failed lists are recorded, and only where another tag's attributes can reach them (see
+   * attributes()); null until the first record, then one bit per source position.
    */
-  private between: PositionMemo | null = null;
+  private failing: Uint32Array | null = null;
   /** Entry points of the current attribute list still to record: entries[0, entryCount) (reused). */
   private entries = new Int32Array(16);
   private entryCount = 0;
@@ -342,8 +343,8 @@ export class HtmlScanner {
   }
 
   /**
-   * The "between attributes" state from i onwards. Entry points are memoized with the outcome,
-   * so two attempts that converge share one scan. Another tag's attributes can only reach
+   * The "between attributes" state from i onwards. A failed list's entry points are marked in
+   * `failing`, so a later attempt that converges with it stops there. Another tag's attributes can only reach
    * positions this list also reads if that tag's `<` lies inside one of this list's quoted
    * values (names, unquoted values and whitespace never hold a `<`) and this list failed (the
    * pass skips an accepted tag whole); so only a failed list's entry points after a quoted
@@ -352,18 +353,12 @@ export class HtmlScanner {
    */
   private attributes(i: number): number {
     const src = this.src;
-    const between = this.between;
+    const failing = this.failing;
     this.entryCount = 0;
     let record = false;
     let result = -1;
     for (;;) {
-      if (between !== null) {
-        const known = between.get(i);
-        if (known !== undefined) {
-          result = known;
-          break;
-        }
-      }
+      if (failing !== null && ((failing[i >>> 5] as number) & (1 << (i & 31))) !== 0) break;
       if (record) this.addEntry(i);
       while (isSpaceOrEol(src.charCodeAt(i))) i++;
       let c = src.charCodeAt(i);
@@ -415,8 +410,11 @@ export class HtmlScanner {
     }
     // An accepted tag is skipped whole by the pass, so no later attempt starts inside it.
     if (this.entryCount > 0 && result < 0) {
-      const memo = (this.between ??= new PositionMemo());
-      for (let k = 0; k < this.entryCount; k++) memo.set(this.entries[k] as number, result);
+      const bits = (this.failing ??= new Uint32Array((src.length >>> 5) + 1));
+      for (let k = 0; k < this.entryCount; k++) {
+        const entry = this.entries[k] as number;
+        bits[entry >>> 5] = (bits[entry >>> 5] as number) | (1 << (entry & 31));
+      }
     }
     return result;
   }
@@ -429,64 +427,6 @@ export class HtmlScanner {
     }
     this.entries[this.entryCount++] = i;
   }
-}
-
-/**
- * A map from source positions (>= 0) to integers, open addressing over two Int32Arrays (slot
- * empty while its key is 0; keys are stored as position + 1). The load stays at most 1/2, so a
- * lookup probes O(1) slots on average and the tables hold at most 4 entries' room per entry.
- */
-export class PositionMemo {
-  private keys = new Int32Array(64);
-  private values = new Int32Array(64);
-  private size = 0;
-
-  /** The value recorded for position, or undefined. */
-  get(position: number): number | undefined {
-    const keys = this.keys;
-    const mask = keys.length - 1;
-    const key = position + 1;
-    for (let slot = hashPosition(key) & mask; ; slot = (slot + 1) & mask) {
-      const found = keys[slot] as number;
-      if (found === key) return this.values[slot] as number;
-      if (found === 0) return undefined;
-    }
-  }
-
-  set(position: number, value: number): void {
-    if (2 * (this.size + 1) > this.keys.length) this.rehash(this.keys.length * 2);
-    const keys = this.keys;
-    const mask = keys.length - 1;
-    const key = position + 1;
-    let slot = hashPosition(key) & mask;
-    for (;;) {
-      const found = keys[slot] as number;
-      if (found === key) break;
-      if (found === 0) {
-        keys[slot] = key;
-        this.size++;
-        break;
-      }
-      slot = (slot + 1) & mask;
-    }
-    this.values[slot] = value;
-  }
-
-  private rehash(capacity: number): void {
-    const { keys: oldKeys, values: oldValues } = this;
-    this.keys = new Int32Array(capacity);
-    this.values = new Int32Array(capacity);
-    this.size = 0;
-    for (let slot = 0; slot < oldKeys.length; slot++) {
-      const key = oldKeys[slot] as number;
-      if (key !== 0) this.set(key - 1, oldValues[slot] as number);
-    }
-  }
-}
-
-/** A multiplicative hash spreading nearby positions over the table. */
-function hashPosition(key: number): number {
-  return Math.imul(key, 0x9e3779b1) >>> 16 ^ Math.imul(key, 0x85ebca6b);
 }
 
 /** Run lengths below this keep their last start in an array; longer ones (at most n / SHORT_RUNS of them) in a Map. */

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BacktickRuns, HtmlScanner, PositionMemo } from '../../../src/contracts/analysis/inline-scanners';
+import { BacktickRuns, HtmlScanner } from '../../../src/contracts/analysis/inline-scanners';
 
 /** Pieces that make open tags with quoted values holding `<`, so failed attribute lists are memoized. */
 const HTML_PIECES = ['<a', '<b', ' x=', ' y=', '="', "='", '"', "'", '<', '>', '/>', ' ', '\n', 'z', '=', '`', '<!--', '-->', '<?', '?>'];
@@ -36,24 +36,6 @@ describe('HtmlScanner', () => {
       expect(end).toBe(new HtmlScanner(src).scan(p));
       p = src.indexOf('<', end >= 0 ? end : p + 1);
     }
-  });
-});
-
-describe('PositionMemo', () => {
-  it('answers as a Map across growth', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat({ max: 5000 }), fc.integer({ min: -1, max: 1 << 20 })), { maxLength: 400 }), (writes) => {
-        const memo = new PositionMemo();
-        const expected = new Map<number, number>();
-        for (const [position, value] of writes) {
-          memo.set(position, value);
-          expected.set(position, value);
-        }
-        for (let position = 0; position <= 5000; position += 7) expect(memo.get(position)).toBe(expected.get(position));
-        for (const [position, value] of expected) expect(memo.get(position)).toBe(value);
-      }),
-      { seed: 20261123, numRuns: 300 },
-    );
   });
 });
 
