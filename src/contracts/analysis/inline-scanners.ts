@@ -1,6 +1,6 @@
 /**
  * Bounded lookahead scanners for the inline pass (src/contracts/analysis/inline.ts):
- * character references, autolinks, raw inline HTML and full reference labels, each as
+ * code span closers, character references, autolinks, raw inline HTML and full reference labels, each as
  * micromark 4.0.3 tokenizes it, over the prepared inline source (lines joined with '\n',
  * line prefixes stripped). Link resources live in inline-links.ts (re-exported here).
  *
@@ -11,10 +11,11 @@
  * rescanned more than a constant number of times over one inline source:
  * - HTML closers (`-->`, `?>`, `]]>`, `>`) use one forward search per closer kind
  *   (queries arrive in increasing order, each search starts past the last hit);
- * - an open tag's attribute list is memoized at the points where it enters the
- *   "between attributes" state and a later attempt can reach (see HtmlScanner), so two
- *   attempts that converge share one scan (scan() is called at increasing positions,
+ * - an open tag's failed attribute list is marked (one bit per position) at the points where
+ *   it enters the "between attributes" state and a later attempt can reach (see HtmlScanner),
+ *   so two attempts that converge share one scan (scan() is called at increasing positions,
  *   never inside a construct it accepted);
+ * - code span closers: one lazy forward scan shared by every run length (see BacktickRuns);
  * - character references read at most 33 chars, autolinks at most until the first
  *   char they refuse (a `<` or a space ends every one), full reference labels stop at
  *   1000 characters or at the next bracket;
@@ -102,7 +103,19 @@ export interface CharacterReference {
   value: string;
 }
 
-/** `&name;`, `&#123;` or `&#x1F;` at p (src[p] === '&'); null when micromark would not read one. */
+/** The one answer scanCharacterReference returns (a flood of references then allocates nothing). */
+const reference: CharacterReference = { end: 0, value: '' };
+
+function referenceAnswer(end: number, value: string): CharacterReference {
+  reference.end = end;
+  reference.value = value;
+  return reference;
+}
+
+/**
+ * `&name;`, `&#123;` or `&#x1F;` at p (src[p] === '&'); null when micromark would not read one.
+ * The answer is one shared record, valid until the next call: read it at once.
+ */
 export function scanCharacterReference(src: string, p: number): CharacterReference | null {
   let i = p + 1;
   if (src.charCodeAt(i) !== HASH) {
@@ -112,7 +125,7 @@ export function scanCharacterReference(src: string, p: number): CharacterReferen
     while (i < max && isAsciiAlphanumeric(src.charCodeAt(i))) i++;
     if (i === start || src.charCodeAt(i) !== SEMICOLON) return null;
     const decoded = decodeNamedCharacterReference(src.slice(start, i));
-    return decoded === false ? null : { end: i + 1, value: decoded };
+    return decoded === false ? null : referenceAnswer(i + 1, decoded);
   }
   // Numeric: up to 7 decimal or 6 hexadecimal digits, then `;`.
   i++;
@@ -129,7 +142,7 @@ export function scanCharacterReference(src: string, p: number): CharacterReferen
     else break;
   }
   if (i === start || src.charCodeAt(i) !== SEMICOLON) return null;
-  return { end: i + 1, value: numericCharacter(code) };
+  return referenceAnswer(i + 1, numericCharacter(code));
 }
 
 /** micromark-util-decode-numeric-character-reference's answer for a code point (U+FFFD for the disallowed ones). */
@@ -265,12 +278,14 @@ export class HtmlScanner {
   private readonly cdata: ForwardSearch;
   private readonly declaration: ForwardSearch;
   /**
-   * Result of an open tag's attribute list from a "between attributes" entry point, recorded
-   * only where another tag's attributes can reach it (see attributes()); null until then.
+   * Bit i set: the attribute list fails from the "between attributes" entry point i. Only
+   * failed lists are recorded, and only where another tag's attributes can reach them (see
+   * attributes()); null until the first record, then one bit per source position.
    */
-  private between: Map<number, number> | null = null;
-  /** Entry points of the current attribute list still to record (reused). */
-  private readonly entries: number[] = [];
+  private failing: Uint32Array | null = null;
+  /** Entry points of the current attribute list still to record: entries[0, entryCount) (reused). */
+  private entries = new Int32Array(16);
+  private entryCount = 0;
 
   constructor(private readonly src: string) {
     this.comment = new ForwardSearch(src, '-->');
@@ -328,8 +343,8 @@ export class HtmlScanner {
   }
 
   /**
-   * The "between attributes" state from i onwards. Entry points are memoized with the outcome,
-   * so two attempts that converge share one scan. Another tag's attributes can only reach
+   * The "between attributes" state from i onwards. A failed list's entry points are marked in
+   * `failing`, so a later attempt that converges with it stops there. Another tag's attributes can only reach
    * positions this list also reads if that tag's `<` lies inside one of this list's quoted
    * values (names, unquoted values and whitespace never hold a `<`) and this list failed (the
    * pass skips an accepted tag whole); so only a failed list's entry points after a quoted
@@ -338,20 +353,13 @@ export class HtmlScanner {
    */
   private attributes(i: number): number {
     const src = this.src;
-    const between = this.between;
-    const entries = this.entries;
-    entries.length = 0;
+    const failing = this.failing;
+    this.entryCount = 0;
     let record = false;
     let result = -1;
     for (;;) {
-      if (between !== null) {
-        const known = between.get(i);
-        if (known !== undefined) {
-          result = known;
-          break;
-        }
-      }
-      if (record) entries.push(i);
+      if (failing !== null && ((failing[i >>> 5] as number) & (1 << (i & 31))) !== 0) break;
+      if (record) this.addEntry(i);
       while (isSpaceOrEol(src.charCodeAt(i))) i++;
       let c = src.charCodeAt(i);
       if (c === SLASH) {
@@ -401,11 +409,70 @@ export class HtmlScanner {
       i = j;
     }
     // An accepted tag is skipped whole by the pass, so no later attempt starts inside it.
-    if (entries.length > 0 && result < 0) {
-      const memo = (this.between ??= new Map());
-      for (const entry of entries) memo.set(entry, result);
+    if (this.entryCount > 0 && result < 0) {
+      const bits = (this.failing ??= new Uint32Array((src.length >>> 5) + 1));
+      for (let k = 0; k < this.entryCount; k++) {
+        const entry = this.entries[k] as number;
+        bits[entry >>> 5] = (bits[entry >>> 5] as number) | (1 << (entry & 31));
+      }
     }
     return result;
+  }
+
+  private addEntry(i: number): void {
+    if (this.entryCount === this.entries.length) {
+      const grown = new Int32Array(this.entries.length * 2);
+      grown.set(this.entries);
+      this.entries = grown;
+    }
+    this.entries[this.entryCount++] = i;
+  }
+}
+
+/** Run lengths below this keep their last start in an array; longer ones (at most n / SHORT_RUNS of them) in a Map. */
+const SHORT_RUNS = 64;
+
+/**
+ * Closing backtick runs for code spans: one lazy forward scan from the query point records the
+ * last start of every run length it passes, and stops at the first run of the wanted length. A
+ * scan that fails reaches the end of the source, so afterwards every length's last start is
+ * known and a query with no run of its length ahead is answered without reading anything.
+ * Queries arrive at increasing positions and the pass skips a code span it finds whole, so each
+ * successful scan reads source no other scan reads, and at most one scan fails: O(n) overall.
+ */
+export class BacktickRuns {
+  /** Whether a scan reached the end of the source. */
+  private complete = false;
+  /** Start of the last run seen per length below SHORT_RUNS, -1 for none. */
+  private readonly lastShort = new Int32Array(SHORT_RUNS).fill(-1);
+  private lastLong: Map<number, number> | null = null;
+
+  constructor(private readonly src: string) {}
+
+  /**
+   * The start of the first backtick run of exactly `size` at or after `from`, or -1; src[from] is
+   * not a backtick (from ends the opening run) and runs count from any backtick, escaped or not.
+   */
+  close(size: number, from: number): number {
+    if (this.complete && this.lastStart(size) < from) return -1;
+    const src = this.src;
+    let at = src.indexOf('`', from);
+    while (at >= 0) {
+      let end = at + 1;
+      while (src.charCodeAt(end) === BACKTICK) end++;
+      const length = end - at;
+      if (length < SHORT_RUNS) this.lastShort[length] = at;
+      else (this.lastLong ??= new Map()).set(length, at);
+      if (length === size) return at;
+      at = src.indexOf('`', end);
+    }
+    this.complete = true;
+    return -1;
+  }
+
+  private lastStart(length: number): number {
+    if (length < SHORT_RUNS) return this.lastShort[length] as number;
+    return this.lastLong?.get(length) ?? -1;
   }
 }
 

@@ -12,7 +12,7 @@
  * Linear bound: one left-to-right pass over the source. Emphasis uses a delimiter list with
  * openers-bottom per (marker, closer can-open, closer length mod 3), and every delimiter is
  * removed at most once; brackets use a stack with a floor below which link openers are
- * inactive; code spans find their closer through per-length cursors over the backtick runs;
+ * inactive; code spans find their closer through one shared lazy scan (BacktickRuns);
  * lookahead scanners (inline-scanners.ts) are memoized. Each delimiter run, bracket and edit
  * is one fixed-size Int32Array record (inline-edits.ts), written once; the output is the source
  * with the recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
@@ -22,6 +22,7 @@
 
 import { classifyCharacter } from 'micromark-util-classify-character';
 import {
+  BacktickRuns,
   HtmlScanner,
   LinkScanner,
   isAsciiPunctuation,
@@ -181,7 +182,7 @@ class InlinePass {
   private readonly openersBottom = new Int32Array(12);
   private html: HtmlScanner | null = null;
   private links: LinkScanner | null = null;
-  private codeRuns: Map<number, { starts: number[]; cursor: number }> | null = null;
+  private codeRuns: BacktickRuns | null = null;
   private readonly labels: LabelLookup;
 
   constructor(
@@ -396,24 +397,7 @@ class InlinePass {
 
   /** The index of the next backtick run of exactly `size` starting at or after `from`, or -1. */
   private codeClose(size: number, from: number): number {
-    if (this.codeRuns === null) {
-      const runs = new Map<number, { starts: number[]; cursor: number }>();
-      const src = this.src;
-      let at = src.indexOf('`');
-      while (at >= 0) {
-        let end = at + 1;
-        while (src.charCodeAt(end) === BACKTICK) end++;
-        let entry = runs.get(end - at);
-        if (entry === undefined) runs.set(end - at, (entry = { starts: [], cursor: 0 }));
-        entry.starts.push(at);
-        at = src.indexOf('`', end);
-      }
-      this.codeRuns = runs;
-    }
-    const entry = this.codeRuns.get(size);
-    if (entry === undefined) return -1;
-    while (entry.cursor < entry.starts.length && (entry.starts[entry.cursor] as number) < from) entry.cursor++;
-    return entry.cursor < entry.starts.length ? (entry.starts[entry.cursor] as number) : -1;
+    return (this.codeRuns ??= new BacktickRuns(this.src)).close(size, from);
   }
 
   private bracket(image: boolean, labelStart: number): void {
