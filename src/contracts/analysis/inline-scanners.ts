@@ -103,20 +103,18 @@ export interface CharacterReference {
   value: string;
 }
 
-/** The one answer scanCharacterReference returns (a flood of references then allocates nothing). */
-const reference: CharacterReference = { end: 0, value: '' };
-
-function referenceAnswer(end: number, value: string): CharacterReference {
-  reference.end = end;
-  reference.value = value;
-  return reference;
+/** Fills `into` and answers it: the caller owns the record, so a flood of references allocates none and nothing outlives the caller. */
+function referenceAnswer(into: CharacterReference, end: number, value: string): CharacterReference {
+  into.end = end;
+  into.value = value;
+  return into;
 }
 
 /**
  * `&name;`, `&#123;` or `&#x1F;` at p (src[p] === '&'); null when micromark would not read one.
- * The answer is one shared record, valid until the next call: read it at once.
+ * The answer is `into`, filled: valid until the caller's next call with it.
  */
-export function scanCharacterReference(src: string, p: number): CharacterReference | null {
+export function scanCharacterReference(src: string, p: number, into: CharacterReference): CharacterReference | null {
   let i = p + 1;
   if (src.charCodeAt(i) !== HASH) {
     // Named: up to 31 ASCII alphanumerics, then `;`, and a known name.
@@ -125,7 +123,7 @@ export function scanCharacterReference(src: string, p: number): CharacterReferen
     while (i < max && isAsciiAlphanumeric(src.charCodeAt(i))) i++;
     if (i === start || src.charCodeAt(i) !== SEMICOLON) return null;
     const decoded = decodeNamedCharacterReference(src.slice(start, i));
-    return decoded === false ? null : referenceAnswer(i + 1, decoded);
+    return decoded === false ? null : referenceAnswer(into, i + 1, decoded);
   }
   // Numeric: up to 7 decimal or 6 hexadecimal digits, then `;`.
   i++;
@@ -142,7 +140,7 @@ export function scanCharacterReference(src: string, p: number): CharacterReferen
     else break;
   }
   if (i === start || src.charCodeAt(i) !== SEMICOLON) return null;
-  return referenceAnswer(i + 1, numericCharacter(code));
+  return referenceAnswer(into, i + 1, numericCharacter(code));
 }
 
 /** micromark-util-decode-numeric-character-reference's answer for a code point (U+FFFD for the disallowed ones). */

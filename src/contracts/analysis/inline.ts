@@ -28,6 +28,7 @@ import {
   isAsciiPunctuation,
   scanAutolink,
   scanCharacterReference,
+  type CharacterReference,
   scanReferenceLabel,
 } from './inline-scanners';
 import { fromCodeUnits } from './utf16-units';
@@ -157,6 +158,8 @@ class InlinePass {
   private items = new Int32Array(64);
   private itemsEnd = 0;
   private readonly strings: string[] = [];
+  /** The pass's one character-reference answer, filled per `&`. */
+  private reference: CharacterReference | null = null;
   private delimiters = new Int32Array(96);
   private delimitersEnd = 0;
   /** Whether any emphasis matched (otherwise every delimiter run stays literal). */
@@ -239,7 +242,7 @@ class InlinePass {
           break;
         }
         case AMPERSAND: {
-          const reference = scanCharacterReference(src, p);
+          const reference = scanCharacterReference(src, p, (this.reference ??= { end: 0, value: '' }));
           if (reference === null) {
             p++;
             break;

@@ -7,7 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
-import { scanCharacterReference } from '../../../src/contracts/analysis/inline-scanners';
+import { scanCharacterReference as scanInto } from '../../../src/contracts/analysis/inline-scanners';
+
+const scanCharacterReference = (source: string, p: number) => scanInto(source, p, { end: 0, value: '' });
 
 describe('numeric character references', () => {
   it('decode as micromark decodes them, for every code point and past U+10FFFF', () => {
