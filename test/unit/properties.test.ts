@@ -166,7 +166,8 @@ const pathArb = fc
     minLength: 1,
     maxLength: 3,
   })
-  .filter((segments) => segments.every((s) => s.trim() !== '' && s !== '.' && s !== '..'))
+  // The whole path is trimmed before its segments are read, so ' ..' opening it is a '..' segment.
+  .filter((segments) => segments.every((s) => s.trim() !== '' && s !== '.' && s !== '..') && segments[0].trimStart() !== '..')
   .map((segments) => `${segments.join('/')}.md`);
 const projectPathArb = fc.oneof(pathArb, pathArb.map((p) => `projects/${p}`));
 
