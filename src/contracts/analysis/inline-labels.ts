@@ -195,6 +195,8 @@ function keyIndex(definitions: ReadonlySet<string>): KeyIndex {
 /** Label lookups of one inline pass over `src`. */
 export class LabelLookup {
   private index: KeyIndex | null = null;
+  /** Whether `definitions` is empty (read once: the set does not change while it is used). */
+  private readonly none: boolean;
   /** The last span `names` answered, and its answer. */
   private lastStart = -1;
   private lastEnd = -1;
@@ -203,7 +205,9 @@ export class LabelLookup {
   constructor(
     private readonly src: string,
     private readonly definitions: ReadonlySet<string>,
-  ) {}
+  ) {
+    this.none = definitions.size === 0;
+  }
 
   /**
    * Whether the span [start, end) between an opener and the `]` at `end` names a definition.
@@ -211,7 +215,7 @@ export class LabelLookup {
    * in increasing `end` (for the bound only).
    */
   defined(start: number, end: number): boolean {
-    if (this.definitions.size === 0) return false;
+    if (this.none) return false;
     const src = this.src;
     for (let k = end - 1; k >= start; k--) {
       const c = src.charCodeAt(k);
@@ -227,7 +231,7 @@ export class LabelLookup {
 
   /** Whether the full-reference label [start, end) (as scanReferenceLabel delimits it) names a definition. */
   definedLabel(start: number, end: number): boolean {
-    return this.definitions.size > 0 && this.names(start, end);
+    return !this.none && this.names(start, end);
   }
 
   /** definitions.has(normalizeLabel(src.slice(start, end))), remembering the last answer. */
