@@ -11,10 +11,13 @@
  * definition label never holds one (the label rule ends or refuses the label there), and
  * normalization keeps every bracket and backslash and their adjacency (it only folds whitespace
  * runs to one space, trims the ends and case-folds, and no case mapping yields a bracket or a
- * backslash), so such a span can never match. An all-ASCII span is normalized on the fly into a
- * hash and compared, without building a string, with the one key that has that hash (KeyIndex,
- * built once per definitions set); any other span, or one whose hash two keys share, is sliced
- * and normalized.
+ * backslash), so such a span can never match. Any other span is normalized on the fly, unit by
+ * unit, into a hash and compared in place with the one key that has that hash (KeyIndex, built
+ * once per definitions set), without building a string: whitespace runs fold as they are read,
+ * and each UTF-16 unit is case-folded through caseFold, which is exact per unit (see there).
+ * Only a span holding a surrogate, or one whose hash two keys share, is sliced and normalized.
+ * The last span asked is remembered with its answer (a full-reference label is asked again as
+ * the shortcut label of its own `]`).
  *
  * Linear bound: O(n) over all calls of one pass, however long the defined labels. The
  * bare-bracket test reads the span backwards from its end and stops at the first bare bracket
@@ -28,7 +31,9 @@
  * disjoint. A lookup in the hash index reads at most MAX_PROBE + 1 slots and one key
  * whatever the keys (crafted collisions only send spans to the slow path); the index costs
  * O(total key length) once per definitions set (a WeakMap keeps it across the passes of one
- * note). Memory: O(number of definitions).
+ * note). caseFold learns each distinct unit once per isolate (one short string each, at most
+ * 65,536). Memory: O(number of definitions), plus one 128 KiB table per isolate once a
+ * non-ASCII label char is read.
  */
 
 const TAB = 9;
@@ -78,6 +83,35 @@ function foldWhitespace(label: string): string {
     while (i < n && !isLabelSpace(label.charCodeAt(i))) i++;
     words.push(label.slice(from, i));
   }
+}
+
+/**
+ * caseFold(c) for a UTF-16 unit c >= 128: `String.fromCharCode(c).toLowerCase().toUpperCase()`
+ * as one unit, EXPANDS when that is longer (the units are in `expansions`), or SURROGATE.
+ * Exact per unit: for a string without surrogates, `toLowerCase().toUpperCase()` is the
+ * concatenation of this mapping over its units, because the one context-dependent lower-case
+ * mapping applied without a locale is Final_Sigma (Σ to σ or ς), whose results both upper-case
+ * to Σ, and upper-casing without a locale depends on no context (a unit test checks every BMP
+ * unit and random strings against normalizeLabel). Learnt lazily: 0 = not asked yet.
+ */
+let folded: Uint16Array | null = null;
+const expansions = new Map<number, string>();
+/** Sentinels: lone surrogates, which no single non-surrogate unit folds to. */
+const EXPANDS = 0xd800;
+const SURROGATE = 0xdc00;
+
+function caseFold(c: number): number {
+  const table = (folded ??= new Uint16Array(0x10000));
+  const known = table[c] as number;
+  return known !== 0 ? known : learnCaseFold(table, c);
+}
+
+function learnCaseFold(table: Uint16Array, c: number): number {
+  if (c >= 0xd800 && c <= 0xdfff) return (table[c] = SURROGATE);
+  const mapped = String.fromCharCode(c).toLowerCase().toUpperCase();
+  if (mapped.length === 1) return (table[c] = mapped.charCodeAt(0));
+  expansions.set(c, mapped);
+  return (table[c] = EXPANDS);
 }
 
 // FNV-1a over UTF-16 code units.
@@ -161,11 +195,19 @@ function keyIndex(definitions: ReadonlySet<string>): KeyIndex {
 /** Label lookups of one inline pass over `src`. */
 export class LabelLookup {
   private index: KeyIndex | null = null;
+  /** Whether `definitions` is empty (read once: the set does not change while it is used). */
+  private readonly none: boolean;
+  /** The last span `names` answered, and its answer. */
+  private lastStart = -1;
+  private lastEnd = -1;
+  private lastAnswer = false;
 
   constructor(
     private readonly src: string,
     private readonly definitions: ReadonlySet<string>,
-  ) {}
+  ) {
+    this.none = definitions.size === 0;
+  }
 
   /**
    * Whether the span [start, end) between an opener and the `]` at `end` names a definition.
@@ -173,7 +215,7 @@ export class LabelLookup {
    * in increasing `end` (for the bound only).
    */
   defined(start: number, end: number): boolean {
-    if (this.definitions.size === 0) return false;
+    if (this.none) return false;
     const src = this.src;
     for (let k = end - 1; k >= start; k--) {
       const c = src.charCodeAt(k);
@@ -189,19 +231,28 @@ export class LabelLookup {
 
   /** Whether the full-reference label [start, end) (as scanReferenceLabel delimits it) names a definition. */
   definedLabel(start: number, end: number): boolean {
-    return this.definitions.size > 0 && this.names(start, end);
+    return !this.none && this.names(start, end);
   }
 
-  /** definitions.has(normalizeLabel(src.slice(start, end))), without a string for ASCII spans. */
+  /** definitions.has(normalizeLabel(src.slice(start, end))), remembering the last answer. */
   private names(start: number, end: number): boolean {
+    if (start === this.lastStart && end === this.lastEnd) return this.lastAnswer;
+    const answer = this.lookup(start, end);
+    this.lastStart = start;
+    this.lastEnd = end;
+    this.lastAnswer = answer;
+    return answer;
+  }
+
+  /** definitions.has(normalizeLabel(src.slice(start, end))), without a string unless a surrogate or a shared hash. */
+  private lookup(start: number, end: number): boolean {
     const src = this.src;
     let hash = HASH_START;
     let length = 0;
     let pending = false;
     for (let k = start; k < end; k++) {
       let c = src.charCodeAt(k);
-      if (c >= 128) return this.definitions.has(normalizeLabel(src.slice(start, end)));
-      if (c === SPACE || c === TAB || c === LF || c === CR) {
+      if (c <= SPACE && (c === SPACE || c === TAB || c === LF || c === CR)) {
         pending = length > 0;
         continue;
       }
@@ -210,7 +261,18 @@ export class LabelLookup {
         length++;
         pending = false;
       }
-      if (c >= 97 && c <= 122) c -= 32;
+      if (c < 128) {
+        if (c >= 97 && c <= 122) c -= 32;
+      } else {
+        c = caseFold(c);
+        if (c === SURROGATE) return this.definitions.has(normalizeLabel(src.slice(start, end)));
+        if (c === EXPANDS) {
+          const units = expansions.get(src.charCodeAt(k)) as string;
+          for (let u = 0; u < units.length; u++) hash = mix(hash, units.charCodeAt(u));
+          length += units.length;
+          continue;
+        }
+      }
       hash = mix(hash, c);
       length++;
     }
@@ -231,14 +293,14 @@ export class LabelLookup {
     return false;
   }
 
-  /** Whether the all-ASCII span [start, end), normalized, reads `key` (same length). */
+  /** Whether the surrogate-free span [start, end), normalized, reads `key` (same length). */
   private spells(key: string, start: number, end: number): boolean {
     const src = this.src;
     let at = 0;
     let pending = false;
     for (let k = start; k < end; k++) {
       let c = src.charCodeAt(k);
-      if (c === SPACE || c === TAB || c === LF || c === CR) {
+      if (c <= SPACE && (c === SPACE || c === TAB || c === LF || c === CR)) {
         pending = at > 0;
         continue;
       }
@@ -246,7 +308,16 @@ export class LabelLookup {
         if (key.charCodeAt(at++) !== SPACE) return false;
         pending = false;
       }
-      if (c >= 97 && c <= 122) c -= 32;
+      if (c < 128) {
+        if (c >= 97 && c <= 122) c -= 32;
+      } else {
+        c = caseFold(c);
+        if (c === EXPANDS) {
+          const units = expansions.get(src.charCodeAt(k)) as string;
+          for (let u = 0; u < units.length; u++) if (key.charCodeAt(at++) !== units.charCodeAt(u)) return false;
+          continue;
+        }
+      }
       if (key.charCodeAt(at++) !== c) return false;
     }
     return true;

@@ -4,16 +4,20 @@
  * prepared inline source.
  *
  * Invariant: `LinkScanner.resource(p)` is the index after the resource's `)` or -1, exactly
- * where micromark would accept it, whatever order the queries come in.
+ * where micromark would accept it, for queries at increasing p (as the pass makes them, one
+ * per `](` it reaches); `skipSpace` answers in any order.
  *
- * Linear bound: O(n) over all calls of one pass. Whitespace runs and titles (one search per
- * closer kind) keep one memo each and scan only past it; a query before the memo switches that
- * search to a next-occurrence table over the source, built once. Raw destinations are scanned
- * directly up to 64 characters; past that, paren events from that point on (one per unescaped
- * paren) with one cursor per depth answer each later destination in O(1) amortized (their
- * starts never decrease: each is the first non-space after the `(` of a `](`, at increasing
- * `]`). Enclosed destinations `<...>` end at the first `>`, `<` or line ending. Memory: no
- * per-char table unless a query goes backwards; the paren events take O(number of parens).
+ * Linear bound: O(n) over all calls of one pass. Titles (one search per closer kind) keep one
+ * memo each and scan only past it; whitespace runs keep two (the furthest run read and the last
+ * run read below it), and a new run is read only past one of them, up to the next; a query
+ * before those memos switches that search to a next-occurrence table over the source, built
+ * once. Raw destinations are scanned directly up to 64 characters each, plus at most n/8
+ * characters in all past that; a scan that would go further switches to paren events from
+ * that point on (one per unescaped paren) with one cursor per depth, which answer each later
+ * destination in O(1) amortized (their starts never decrease: each is the first non-space
+ * after the `(` of a `](`, at increasing `]`). Enclosed destinations `<...>` end at the first
+ * `>`, `<` or line ending. Memory: no per-char table unless a query goes backwards; the paren
+ * events take O(number of parens).
  */
 
 const TAB = 9;
@@ -41,47 +45,75 @@ function isAsciiControl(c: number): boolean {
 
 /**
  * Link resources `(dest "title")` and whitespace runs. Queries almost always arrive in source
- * order, so each search keeps one memo (a scanned stretch and its answer) and scans forward
- * only past it; a query before the memo (possible when a failed resource's `<...>` destination
- * held other links) switches that search to a next-occurrence table over the whole source,
- * built once. Either way no stretch is scanned twice.
+ * order, so each search keeps memos (scanned stretches and their answers) and scans forward
+ * only past them; a query before the memos (possible when a failed resource's `<...>`
+ * destination held other links) switches that search to a next-occurrence table over the
+ * whole source, built once. Either way no stretch is scanned twice.
  */
 export class LinkScanner {
-  /** Every char in [spaceFrom, spaceTo) is whitespace and src[spaceTo] is not. */
-  private spaceFrom = -1;
-  private spaceTo = -1;
+  /**
+   * Two whitespace runs read so far, each [from, to) all whitespace with src[to] not: the far
+   * one ends furthest on; the near one, below it, is the last read before the far one (a
+   * title's end jumps ahead of the resources still to come). Both only move forward.
+   */
+  private farFrom = -1;
+  private farTo = -1;
+  private nearFrom = -1;
+  private nearTo = -1;
+  /** Chars raw destinations may still scan directly past the per-query budget (see rawDestination). */
+  private directSpare: number;
   private nextNonSpace: Int32Array | null = null;
   private parens: ParenTables | null = null;
   private quoteTitles: TitleSearch | null = null;
   private apostropheTitles: TitleSearch | null = null;
   private parenTitles: TitleSearch | null = null;
 
-  constructor(private readonly src: string) {}
+  constructor(private readonly src: string) {
+    this.directSpare = src.length >> 3;
+  }
 
   /** First index >= i that is not a space, tab or line ending. */
   skipSpace(i: number): number {
     return isSpaceOrEol(this.src.charCodeAt(i)) ? this.spaceEnd(i) : i;
   }
 
-  /** skipSpace where src[i] is whitespace (kept apart so the common case stays small). */
+  /**
+   * skipSpace where src[i] is whitespace (kept apart so the common case stays small). A query
+   * past the far run reads a new far run; one between the near and the far run reads a new
+   * near run, stopping where the far run starts; so no char is read twice. Any other query
+   * (backwards) switches to a next-non-space table over the source, built once.
+   */
   private spaceEnd(i: number): number {
+    if (this.nextNonSpace !== null) return this.nextNonSpace[i] as number;
+    if (i >= this.farFrom && i <= this.farTo) return this.farTo;
+    if (i >= this.nearFrom && i <= this.nearTo) return this.nearTo;
     const src = this.src;
-    if (i >= this.spaceFrom && i <= this.spaceTo) return this.spaceTo;
-    if (i > this.spaceTo && this.nextNonSpace === null) {
+    if (i > this.farTo) {
       let k = i + 1;
       while (isSpaceOrEol(src.charCodeAt(k))) k++;
-      this.spaceFrom = i;
-      this.spaceTo = k;
+      if (this.farTo >= 0) {
+        this.nearFrom = this.farFrom;
+        this.nearTo = this.farTo;
+      }
+      this.farFrom = i;
+      this.farTo = k;
       return k;
     }
-    if (this.nextNonSpace === null) {
-      const n = src.length;
-      const table = new Int32Array(n + 1);
-      table[n] = n;
-      for (let k = n - 1; k >= 0; k--) table[k] = isSpaceOrEol(src.charCodeAt(k)) ? (table[k + 1] as number) : k;
-      this.nextNonSpace = table;
+    if (i > this.nearTo) {
+      const far = this.farFrom;
+      let k = i + 1;
+      while (k < far && isSpaceOrEol(src.charCodeAt(k))) k++;
+      if (k === far) k = this.farTo;
+      this.nearFrom = i;
+      this.nearTo = k;
+      return k;
     }
-    return this.nextNonSpace[i] as number;
+    const n = src.length;
+    const table = new Int32Array(n + 1);
+    table[n] = n;
+    for (let k = n - 1; k >= 0; k--) table[k] = isSpaceOrEol(src.charCodeAt(k)) ? (table[k + 1] as number) : k;
+    this.nextNonSpace = table;
+    return table[i] as number;
   }
 
   /** A resource at p (src[p] === '('): the index after its `)`, or -1. */
@@ -132,18 +164,32 @@ export class LinkScanner {
     }
   }
 
+  /**
+   * A raw destination from i: scanned directly up to 64 chars, or further while the spare
+   * allowance (an eighth of the source over the whole pass) lasts; a scan that runs out
+   * switches to the paren tables, so no stretch is rescanned more than that allowance allows.
+   */
   private rawDestination(i: number): number {
     const src = this.src;
     const c = src.charCodeAt(i);
     if (Number.isNaN(c) || c === SPACE || c === RPAREN || isAsciiControl(c)) return -1;
     if (this.parens !== null) return this.parens.destinationEnd(i);
-    // Direct scan; after a long one, switch to the paren tables so no stretch is rescanned.
-    const end = scanRawDestination(src, i, 64);
-    if (end !== -2) return end;
+    const end = scanRawDestination(src, i, DIRECT_BUDGET + this.directSpare);
+    if (end !== -2) {
+      const over = scanStop - i - DIRECT_BUDGET;
+      if (over > 0) this.directSpare -= over;
+      return end;
+    }
+    this.directSpare = 0;
     this.parens = new ParenTables(src, i);
     return this.parens.destinationEnd(i);
   }
 }
+
+/** Chars any raw destination may scan directly before the spare allowance is drawn on. */
+const DIRECT_BUDGET = 64;
+/** Where the last scanRawDestination stopped reading (the index after its last char read). */
+let scanStop = 0;
 
 /**
  * The closing marker of link titles with one closer kind: for content starting at i, the first
@@ -209,16 +255,22 @@ class TitleSearch {
 
 /**
  * micromark's raw destination (factoryDestination, paren depth limit 32) from i: its end, -1
- * when it fails, or -2 when it runs past `budget` characters undecided.
+ * when it fails, or -2 when it runs past `budget` characters undecided. Sets scanStop.
  */
 function scanRawDestination(src: string, i: number, budget: number): number {
   const stop = i + budget;
   let balance = 0;
   for (;;) {
-    if (i >= stop) return -2;
+    if (i >= stop) {
+      scanStop = i;
+      return -2;
+    }
     const c = src.charCodeAt(i);
     const end = Number.isNaN(c);
-    if (balance === 0 && (end || c === RPAREN || isSpaceOrEol(c))) return i;
+    if (balance === 0 && (end || c === RPAREN || isSpaceOrEol(c))) {
+      scanStop = i + 1;
+      return i;
+    }
     if (c === LPAREN && balance < 32) {
       balance++;
       i++;
@@ -229,7 +281,10 @@ function scanRawDestination(src: string, i: number, budget: number): number {
       i++;
       continue;
     }
-    if (end || c === SPACE || c === LPAREN || isAsciiControl(c)) return -1;
+    if (end || c === SPACE || c === LPAREN || isAsciiControl(c)) {
+      scanStop = i + 1;
+      return -1;
+    }
     i++;
     if (c === BACKSLASH) {
       const d = src.charCodeAt(i);
