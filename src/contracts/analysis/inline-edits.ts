@@ -10,7 +10,8 @@
  * alt without separators). Records never overlap, so merging the three streams by start
  * position visits the edits in source order.
  * Linear bound: O(n + records): each record and each source char is visited once; the output
- * buffer holds at most n + 2 per record + 2 code units.
+ * buffer holds at most n + 2 per record + 2 code units. Record buffers kept between passes hold
+ * only zeros and at most SCRATCH_BUDGET ints in all; giving them back costs O(records).
  */
 import { fromCodeUnits } from './utf16-units';
 
@@ -65,11 +66,60 @@ export const CAN_CLOSE = 2;
 export const BEFORE_NUL = 4;
 export const STAR_BIT = 8;
 
-/** `records` copied into twice the room (callers grow when full, so growth is amortized O(1)). */
-export function grow(records: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(records.length * 2);
-  grown.set(records);
-  return grown;
+/**
+ * `records` copied into `length` ints. The record streams pass an upper bound on every record the
+ * pass can still write (see the bounds in inline.ts), so each grows at most once past its first
+ * buffer; the bracket stack passes twice its length (amortized O(1) per push).
+ */
+export function grown(records: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(length);
+  larger.set(records);
+  return larger;
+}
+
+/** The record buffers of one pass, by stream. */
+export interface RecordBuffers {
+  items: Int32Array<ArrayBuffer>;
+  delimiters: Int32Array<ArrayBuffer>;
+  brackets: Int32Array<ArrayBuffer>;
+  stack: Int32Array<ArrayBuffer>;
+}
+
+/**
+ * Record buffers kept from one pass to the next, so a pass writes into memory that is already
+ * mapped (on emphasis-dense notes, fresh pages cost about as much as the pass's own work).
+ * Between passes they hold only zeros and at most SCRATCH_BUDGET ints (8 MiB) in all. A pass
+ * takes them whole, so a nested or failed pass simply works in fresh buffers.
+ */
+const SCRATCH_BUDGET = 1 << 21;
+let scratch: RecordBuffers | null = null;
+
+/** The kept buffers, or fresh small ones. */
+export function takeRecordBuffers(): RecordBuffers {
+  const taken = scratch;
+  scratch = null;
+  return taken ?? { items: new Int32Array(64), delimiters: new Int32Array(96), brackets: new Int32Array(32), stack: new Int32Array(16) };
+}
+
+/**
+ * Gives a pass's buffers back: each is zeroed over its written prefix (the stack never held
+ * more entries than brackets were written) and kept while the kept total stays within the
+ * budget; a buffer over it is dropped for a fresh small one.
+ */
+export function giveBackRecordBuffers(buffers: RecordBuffers, itemsUsed: number, delimitersUsed: number, bracketsUsed: number): void {
+  let room = SCRATCH_BUDGET;
+  const keep = (buffer: Int32Array<ArrayBuffer>, used: number, first: number): Int32Array<ArrayBuffer> => {
+    if (buffer.length > room) return new Int32Array(first);
+    room -= buffer.length;
+    buffer.fill(0, 0, used);
+    return buffer;
+  };
+  scratch = {
+    delimiters: keep(buffers.delimiters, delimitersUsed, 96),
+    items: keep(buffers.items, itemsUsed, 64),
+    brackets: keep(buffers.brackets, bracketsUsed, 32),
+    stack: keep(buffers.stack, Math.min(buffers.stack.length, bracketsUsed / BRACKET_STRIDE), 16),
+  };
 }
 
 /** The pass's records; a stream's `End` is 0 when none of its records is an edit. */

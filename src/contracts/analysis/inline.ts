@@ -14,8 +14,10 @@
  * removed at most once; brackets use a stack with a floor below which link openers are
  * inactive; code spans find their closer through per-length cursors over the backtick runs;
  * lookahead scanners (inline-scanners.ts) are memoized. Each delimiter run, bracket and edit
- * is one fixed-size Int32Array record (inline-edits.ts), written once; the output is the source
- * with the recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
+ * is one fixed-size Int32Array record (inline-edits.ts), written once, in buffers kept from the
+ * previous pass; a stream that outgrows its buffer is copied once into one sized by a bound on
+ * the records the rest of the source can still make (one scan of that rest). The output is the
+ * source with the recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
  * (inline-labels.ts) cost O(n) over the whole pass whatever the defined labels' lengths: only
  * spans without a bare bracket are normalized, and those are disjoint.
  */
@@ -57,8 +59,10 @@ import {
   REPLACE,
   STAR_BIT,
   WRAP,
-  grow,
+  giveBackRecordBuffers,
+  grown,
   renderEdits,
+  takeRecordBuffers,
 } from './inline-edits';
 import { LabelLookup } from './inline-labels';
 
@@ -81,6 +85,10 @@ const BACKTICK = 96;
 /** Characters at which an inline construct may start. */
 const SPECIAL = new Uint8Array(128);
 for (const c of [LF, EXCLAMATION, AMPERSAND, STAR, LT, LBRACKET, BACKSLASH, RBRACKET, UNDERSCORE, BACKTICK]) SPECIAL[c] = 1;
+
+/** The chars at which the pass records an item (see itemTriggersFrom). */
+const ITEM_TRIGGER = new Uint8Array(128);
+for (const c of [LF, AMPERSAND, LT, BACKSLASH, RBRACKET, BACKTICK]) ITEM_TRIGGER[c] = 1;
 
 /** lastCloser not yet computed. */
 const UNKNOWN = -2;
@@ -153,10 +161,10 @@ export function inlinePlainText(lines: readonly string[], definitions: ReadonlyS
 /** One pass; all state in flat Int32Array records, linked lists by record offset. */
 class InlinePass {
   private readonly n: number;
-  private items = new Int32Array(64);
+  private items: Int32Array<ArrayBuffer>;
   private itemsEnd = 0;
   private readonly strings: string[] = [];
-  private delimiters = new Int32Array(96);
+  private delimiters: Int32Array<ArrayBuffer>;
   private delimitersEnd = 0;
   /** Whether any emphasis matched (otherwise every delimiter run stays literal). */
   private emphasis = false;
@@ -170,10 +178,10 @@ class InlinePass {
   private lastUnderscoreCloser = UNKNOWN;
   private head = NONE;
   private tail = NONE;
-  private brackets = new Int32Array(32);
+  private brackets: Int32Array<ArrayBuffer>;
   private bracketsEnd = 0;
   /** Open brackets (ids), innermost last. */
-  private stack = new Int32Array(16);
+  private stack: Int32Array<ArrayBuffer>;
   private stackSize = 0;
   /** Link openers at stack indices below this are inactive (a link formed after them). */
   private linkFloor = 0;
@@ -192,6 +200,11 @@ class InlinePass {
   ) {
     this.n = src.length;
     this.labels = new LabelLookup(src, definitions);
+    const buffers = takeRecordBuffers();
+    this.items = buffers.items;
+    this.delimiters = buffers.delimiters;
+    this.brackets = buffers.brackets;
+    this.stack = buffers.stack;
   }
 
   run(): string {
@@ -317,12 +330,21 @@ class InlinePass {
       }
     }
     this.processEmphasis(NONE);
-    return this.render();
+    const text = this.render();
+    giveBackRecordBuffers(
+      { items: this.items, delimiters: this.delimiters, brackets: this.brackets, stack: this.stack },
+      this.itemsEnd,
+      this.delimitersEnd,
+      this.bracketsEnd,
+    );
+    return text;
   }
 
   private item(kind: number, start: number, end: number, aux: number, extra: number): void {
     const at = this.itemsEnd;
-    if (at + ITEM_STRIDE > this.items.length) this.items = grow(this.items);
+    if (at + ITEM_STRIDE > this.items.length) {
+      this.items = grown(this.items, Math.max(at + ITEM_STRIDE, at + ITEM_STRIDE * itemTriggersFrom(this.src, start)));
+    }
     const items = this.items;
     items[at + I_KIND_AUX] = aux * 8 + kind;
     items[at + I_START] = start;
@@ -343,7 +365,9 @@ class InlinePass {
       if ((flags & CAN_CLOSE) === 0 && start >= this.lastCloser(marker)) return;
     } else if (!(marker === STAR ? this.starOpeners : this.underscoreOpeners)) return;
     const id = this.delimitersEnd;
-    if (id + DELIMITER_STRIDE > this.delimiters.length) this.delimiters = grow(this.delimiters);
+    if (id + DELIMITER_STRIDE > this.delimiters.length) {
+      this.delimiters = grown(this.delimiters, Math.max(id + DELIMITER_STRIDE, id + DELIMITER_STRIDE * runStartsFrom(this.src, start)));
+    }
     const records = this.delimiters;
     const nulAfter = this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0;
     records[id + D_INFO] = (end - start) * 16 + (marker === STAR ? STAR_BIT : 0) + flags + nulAfter;
@@ -419,11 +443,15 @@ class InlinePass {
   private bracket(image: boolean, labelStart: number): void {
     if (this.linkFloor > this.stackSize) this.linkFloor = this.stackSize;
     const id = this.bracketsEnd;
-    if (id + BRACKET_STRIDE > this.brackets.length) this.brackets = grow(this.brackets);
+    if (id + BRACKET_STRIDE > this.brackets.length) {
+      this.brackets = grown(this.brackets, Math.max(id + BRACKET_STRIDE, id + BRACKET_STRIDE * openBracketsFrom(this.src, labelStart - 1)));
+    }
     this.brackets[id + B_LABEL] = labelStart * 4;
     this.brackets[id + B_BOTTOM_IMAGE] = (this.tail + 1) * 2 + (image ? 1 : 0);
     this.bracketsEnd = id + BRACKET_STRIDE;
-    if (this.stackSize === this.stack.length) this.stack = grow(this.stack);
+    if (this.stackSize === this.stack.length) {
+      this.stack = grown(this.stack, 2 * this.stackSize);
+    }
     this.stack[this.stackSize++] = id;
   }
 
@@ -550,6 +578,44 @@ class InlinePass {
       bracketsEnd: this.linked ? this.bracketsEnd : 0,
     });
   }
+}
+
+// Upper bounds on the records a pass can still write from a position on, so a record stream
+// grows at most once past the buffer it starts with. Each is one scan of the rest of the source.
+
+/**
+ * Items recorded from `from` on: each is triggered by an ITEM_TRIGGER char at or after its start
+ * (the line ending after dropped spaces or a break, `\`, `&`, a backtick, `<`, `]`), never two
+ * by one char.
+ */
+function itemTriggersFrom(src: string, from: number): number {
+  let count = 0;
+  for (let at = from; at < src.length; at++) {
+    const c = src.charCodeAt(at);
+    if (c < 128 && ITEM_TRIGGER[c] === 1) count++;
+  }
+  return count;
+}
+
+/**
+ * Delimiter runs recorded from `from` (a run's start) on. The pass records a run at its first
+ * char unless an escape consumed the char before, so every recorded run starts at `from`, after
+ * a different char, or two chars after a backslash.
+ */
+function runStartsFrom(src: string, from: number): number {
+  let count = 0;
+  for (let at = from; at < src.length; at++) {
+    const c = src.charCodeAt(at);
+    if ((c === STAR || c === UNDERSCORE) && (at === from || src.charCodeAt(at - 1) !== c || src.charCodeAt(at - 2) === BACKSLASH)) count++;
+  }
+  return count;
+}
+
+/** Brackets pushed from `from` (an opening `[`) on: one per `[`. */
+function openBracketsFrom(src: string, from: number): number {
+  let count = 0;
+  for (let at = src.indexOf('[', from); at >= 0; at = src.indexOf('[', at + 1)) count++;
+  return count;
 }
 
 /** Chars of a delimiter run not yet matched. */
