@@ -13,7 +13,7 @@
  * buffer holds at most n + 2 per record + 2 code units. Record buffers kept between passes hold
  * only zeros and at most SCRATCH_BUDGET ints in all; giving them back costs O(records).
  */
-import { fromCodeUnits } from './utf16-units';
+import { fromCodeUnits, unitsToString } from './utf16-units';
 
 const SPACE = 32;
 const STAR = 42;
@@ -145,6 +145,8 @@ const n = src.length;
   // Every edit is at most as long as its source span plus two boundary spaces.
   const out = new Uint16Array(n + 2 * (itemsEnd / ITEM_STRIDE + delimitersEnd / DELIMITER_STRIDE + bracketsEnd / BRACKET_STRIDE) + 2);
   let w = 0;
+  // Every code unit written, OR-ed: below 0x80 the output is ASCII and needs no second scan.
+  let bits = 0;
   let copied = 0;
   let depth = 0;
   let i = 0;
@@ -164,7 +166,7 @@ const n = src.length;
       // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
       // chunk) from its original end, so its leftover text shows the whole run.
       if ((info & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
-      for (let k = copied; k < runStart; k++) out[w++] = src.charCodeAt(k);
+      for (let k = copied; k < runStart; k++) bits |= out[w++] = src.charCodeAt(k);
       if (left > 0 && depth === 0) out[w++] = SPACE;
       const marker = (info & STAR_BIT) !== 0 ? STAR : UNDERSCORE;
       for (let k = 0; k < rest; k++) out[w++] = marker;
@@ -174,7 +176,7 @@ const n = src.length;
       continue;
     }
     if (openerStart < itemStart) {
-      for (let k = copied; k < openerStart; k++) out[w++] = src.charCodeAt(k);
+      for (let k = copied; k < openerStart; k++) bits |= out[w++] = src.charCodeAt(k);
       if (depth === 0) out[w++] = SPACE;
       if ((bracketLabel & 3) === 2) depth++;
       copied = bracketLabel >> 2;
@@ -184,7 +186,7 @@ const n = src.length;
     if (i === itemsEnd) break;
     const kind = (items[i + I_KIND_AUX] as number) & 7;
     const aux = (items[i + I_KIND_AUX] as number) >> 3;
-    for (let k = copied; k < itemStart; k++) out[w++] = src.charCodeAt(k);
+    for (let k = copied; k < itemStart; k++) bits |= out[w++] = src.charCodeAt(k);
     copied = items[i + I_END] as number;
     const valueEnd = items[i + I_EXTRA] as number;
     i += ITEM_STRIDE;
@@ -192,20 +194,20 @@ const n = src.length;
     if (kind === DROP) continue;
     if (kind === REPLACE) {
       const value = strings[aux] as string;
-      for (let k = 0; k < value.length; k++) out[w++] = value.charCodeAt(k);
+      for (let k = 0; k < value.length; k++) bits |= out[w++] = value.charCodeAt(k);
       continue;
     }
     if (kind === WRAP) {
       if (depth === 0) out[w++] = SPACE;
-      for (let k = aux; k < valueEnd; k++) out[w++] = src.charCodeAt(k);
+      for (let k = aux; k < valueEnd; k++) bits |= out[w++] = src.charCodeAt(k);
       if (depth === 0) out[w++] = SPACE;
       continue;
     }
     // BREAK, LINK_CLOSE, IMAGE_CLOSE: one boundary.
     if (depth === 0) out[w++] = SPACE;
   }
-  for (let k = copied; k < n; k++) out[w++] = src.charCodeAt(k);
-  return fromCodeUnits(out, w);
+  for (let k = copied; k < n; k++) bits |= out[w++] = src.charCodeAt(k);
+  return bits < 0x80 ? unitsToString(out, 0, w, 'ascii') : fromCodeUnits(out, w);
 }
 
 /** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */

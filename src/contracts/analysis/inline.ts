@@ -496,7 +496,8 @@ class InlinePass {
     let closer = bottom === NONE ? this.head : (records[bottom + D_NEXT] as number);
     // openersBottom[key]: openers whose id is below this cannot match closers of that key (filled only
     // when there is a delimiter to match: most link closes have none above their bottom).
-    const openersBottom = closer === NONE ? this.openersBottom : this.openersBottom.fill(floor);
+    const openersBottom = this.openersBottom;
+    if (closer !== NONE) for (let key = 0; key < 12; key++) openersBottom[key] = floor;
     while (closer !== NONE) {
       const closerInfo = records[closer + D_INFO] as number;
       if ((closerInfo & CAN_CLOSE) === 0) {
