@@ -3,7 +3,8 @@
  * place where the plain text differs from the source in three streams of Int32Array records,
  * each in source order: items (escapes, references, code, HTML, breaks, link and image ends),
  * delimiter runs (with the marker chars emphasis used on each side) and brackets (with whether
- * each formed a link or an image).
+ * each formed a link or an image). Here too: the buffers those records live in, and the upper
+ * bounds on how many records the rest of a source can still make.
  *
  * Invariant: renderEdits(src, edits) is src with those edits applied, boundaries written as one
  * space outside image labels and as nothing inside one (mdast-util-to-string joins an image's
@@ -15,9 +16,15 @@
  */
 import { fromCodeUnits, unitsToString } from './utf16-units';
 
+const LF = 10;
 const SPACE = 32;
+const AMPERSAND = 38;
 const STAR = 42;
+const LT = 60;
+const BACKSLASH = 92;
+const RBRACKET = 93;
 const UNDERSCORE = 95;
+const BACKTICK = 96;
 
 // Item kinds: the places where the output differs from the source, other than emphasis.
 /** Replace [start, end) with strings[aux]. */
@@ -75,6 +82,48 @@ export function grown(records: Int32Array<ArrayBuffer>, length: number): Int32Ar
   const larger = new Int32Array(length);
   larger.set(records);
   return larger;
+}
+
+/** The chars at which the pass records an item (see itemTriggersFrom). */
+const ITEM_TRIGGER = new Uint8Array(128);
+for (const c of [LF, AMPERSAND, LT, BACKSLASH, RBRACKET, BACKTICK]) ITEM_TRIGGER[c] = 1;
+
+// Upper bounds on the records a pass can still write from a position on, so a record stream
+// grows at most once past the buffer it starts with. Each is one scan of the rest of the source.
+
+/**
+ * Items recorded from `from` on: each is triggered by an ITEM_TRIGGER char at or after its start
+ * (the line ending after dropped spaces or a break, `\`, `&`, a backtick, `<`, `]`), never two
+ * by one char.
+ */
+export function itemTriggersFrom(src: string, from: number): number {
+  let count = 0;
+  for (let at = from; at < src.length; at++) {
+    const c = src.charCodeAt(at);
+    if (c < 128 && ITEM_TRIGGER[c] === 1) count++;
+  }
+  return count;
+}
+
+/**
+ * Delimiter runs recorded from `from` (a run's start) on. The pass records a run at its first
+ * char unless an escape consumed the char before, so every recorded run starts at `from`, after
+ * a different char, or two chars after a backslash.
+ */
+export function runStartsFrom(src: string, from: number): number {
+  let count = 0;
+  for (let at = from; at < src.length; at++) {
+    const c = src.charCodeAt(at);
+    if ((c === STAR || c === UNDERSCORE) && (at === from || src.charCodeAt(at - 1) !== c || src.charCodeAt(at - 2) === BACKSLASH)) count++;
+  }
+  return count;
+}
+
+/** Brackets pushed from `from` (an opening `[`) on: one per `[`. */
+export function openBracketsFrom(src: string, from: number): number {
+  let count = 0;
+  for (let at = src.indexOf('[', from); at >= 0; at = src.indexOf('[', at + 1)) count++;
+  return count;
 }
 
 /** The record buffers of one pass, by stream. */

@@ -16,7 +16,7 @@
  * lookahead scanners (inline-scanners.ts) are memoized. Each delimiter run, bracket and edit
  * is one fixed-size Int32Array record (inline-edits.ts), written once, in buffers kept from the
  * previous pass; a stream that outgrows its buffer is copied once into one sized by a bound on
- * the records the rest of the source can still make (one scan of that rest). The output is the
+ * the records the rest of the source can still make (one scan of that rest, inline-edits.ts). The output is the
  * source with the recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
  * (inline-labels.ts) cost O(n) over the whole pass whatever the defined labels' lengths: only
  * spans without a bare bracket are normalized, and those are disjoint.
@@ -61,7 +61,10 @@ import {
   WRAP,
   giveBackRecordBuffers,
   grown,
+  itemTriggersFrom,
+  openBracketsFrom,
   renderEdits,
+  runStartsFrom,
   takeRecordBuffers,
 } from './inline-edits';
 import { LabelLookup } from './inline-labels';
@@ -85,10 +88,6 @@ const BACKTICK = 96;
 /** Characters at which an inline construct may start. */
 const SPECIAL = new Uint8Array(128);
 for (const c of [LF, EXCLAMATION, AMPERSAND, STAR, LT, LBRACKET, BACKSLASH, RBRACKET, UNDERSCORE, BACKTICK]) SPECIAL[c] = 1;
-
-/** The chars at which the pass records an item (see itemTriggersFrom). */
-const ITEM_TRIGGER = new Uint8Array(128);
-for (const c of [LF, AMPERSAND, LT, BACKSLASH, RBRACKET, BACKTICK]) ITEM_TRIGGER[c] = 1;
 
 /** lastCloser not yet computed. */
 const UNKNOWN = -2;
@@ -579,44 +578,6 @@ class InlinePass {
       bracketsEnd: this.linked ? this.bracketsEnd : 0,
     });
   }
-}
-
-// Upper bounds on the records a pass can still write from a position on, so a record stream
-// grows at most once past the buffer it starts with. Each is one scan of the rest of the source.
-
-/**
- * Items recorded from `from` on: each is triggered by an ITEM_TRIGGER char at or after its start
- * (the line ending after dropped spaces or a break, `\`, `&`, a backtick, `<`, `]`), never two
- * by one char.
- */
-function itemTriggersFrom(src: string, from: number): number {
-  let count = 0;
-  for (let at = from; at < src.length; at++) {
-    const c = src.charCodeAt(at);
-    if (c < 128 && ITEM_TRIGGER[c] === 1) count++;
-  }
-  return count;
-}
-
-/**
- * Delimiter runs recorded from `from` (a run's start) on. The pass records a run at its first
- * char unless an escape consumed the char before, so every recorded run starts at `from`, after
- * a different char, or two chars after a backslash.
- */
-function runStartsFrom(src: string, from: number): number {
-  let count = 0;
-  for (let at = from; at < src.length; at++) {
-    const c = src.charCodeAt(at);
-    if ((c === STAR || c === UNDERSCORE) && (at === from || src.charCodeAt(at - 1) !== c || src.charCodeAt(at - 2) === BACKSLASH)) count++;
-  }
-  return count;
-}
-
-/** Brackets pushed from `from` (an opening `[`) on: one per `[`. */
-function openBracketsFrom(src: string, from: number): number {
-  let count = 0;
-  for (let at = src.indexOf('[', from); at >= 0; at = src.indexOf('[', at + 1)) count++;
-  return count;
 }
 
 /** Chars of a delimiter run not yet matched. */
