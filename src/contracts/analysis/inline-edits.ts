@@ -3,20 +3,28 @@
  * place where the plain text differs from the source in three streams of Int32Array records,
  * each in source order: items (escapes, references, code, HTML, breaks, link and image ends),
  * delimiter runs (with the marker chars emphasis used on each side) and brackets (with whether
- * each formed a link or an image).
+ * each formed a link or an image). Here too: the buffers those records live in, and the upper
+ * bounds on how many records the rest of a source can still make.
  *
  * Invariant: renderEdits(src, edits) is src with those edits applied, boundaries written as one
  * space outside image labels and as nothing inside one (mdast-util-to-string joins an image's
  * alt without separators). Records never overlap, so merging the three streams by start
  * position visits the edits in source order.
  * Linear bound: O(n + records): each record and each source char is visited once; the output
- * buffer holds at most n + 2 per record + 2 code units.
+ * buffer holds at most n + 2 per record + 2 code units. Record buffers kept between passes hold
+ * only zeros and at most SCRATCH_BUDGET ints in all; giving them back costs O(records).
  */
-import { fromCodeUnits } from './utf16-units';
+import { fromCodeUnits, unitsToString } from './utf16-units';
 
+const LF = 10;
 const SPACE = 32;
+const AMPERSAND = 38;
 const STAR = 42;
+const LT = 60;
+const BACKSLASH = 92;
+const RBRACKET = 93;
 const UNDERSCORE = 95;
+const BACKTICK = 96;
 
 // Item kinds: the places where the output differs from the source, other than emphasis.
 /** Replace [start, end) with strings[aux]. */
@@ -65,11 +73,102 @@ export const CAN_CLOSE = 2;
 export const BEFORE_NUL = 4;
 export const STAR_BIT = 8;
 
-/** `records` copied into twice the room (callers grow when full, so growth is amortized O(1)). */
-export function grow(records: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(records.length * 2);
-  grown.set(records);
-  return grown;
+/**
+ * `records` copied into `length` ints. The record streams pass an upper bound on every record the
+ * pass can still write (see the bounds in inline.ts), so each grows at most once past its first
+ * buffer; the bracket stack passes twice its length (amortized O(1) per push).
+ */
+export function grown(records: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(length);
+  larger.set(records);
+  return larger;
+}
+
+/** The chars at which the pass records an item (see itemTriggersFrom). */
+const ITEM_TRIGGER = new Uint8Array(128);
+for (const c of [LF, AMPERSAND, LT, BACKSLASH, RBRACKET, BACKTICK]) ITEM_TRIGGER[c] = 1;
+
+// Upper bounds on the records a pass can still write from a position on, so a record stream
+// grows at most once past the buffer it starts with. Each is one scan of the rest of the source.
+
+/**
+ * Items recorded from `from` on: each is triggered by an ITEM_TRIGGER char at or after its start
+ * (the line ending after dropped spaces or a break, `\`, `&`, a backtick, `<`, `]`), never two
+ * by one char.
+ */
+export function itemTriggersFrom(src: string, from: number): number {
+  let count = 0;
+  for (let at = from; at < src.length; at++) {
+    const c = src.charCodeAt(at);
+    if (c < 128 && ITEM_TRIGGER[c] === 1) count++;
+  }
+  return count;
+}
+
+/**
+ * Delimiter runs recorded from `from` (a run's start) on. The pass records a run at its first
+ * char unless an escape consumed the char before, so every recorded run starts at `from`, after
+ * a different char, or two chars after a backslash.
+ */
+export function runStartsFrom(src: string, from: number): number {
+  let count = 0;
+  for (let at = from; at < src.length; at++) {
+    const c = src.charCodeAt(at);
+    if ((c === STAR || c === UNDERSCORE) && (at === from || src.charCodeAt(at - 1) !== c || src.charCodeAt(at - 2) === BACKSLASH)) count++;
+  }
+  return count;
+}
+
+/** Brackets pushed from `from` (an opening `[`) on: one per `[`. */
+export function openBracketsFrom(src: string, from: number): number {
+  let count = 0;
+  for (let at = src.indexOf('[', from); at >= 0; at = src.indexOf('[', at + 1)) count++;
+  return count;
+}
+
+/** The record buffers of one pass, by stream. */
+export interface RecordBuffers {
+  items: Int32Array<ArrayBuffer>;
+  delimiters: Int32Array<ArrayBuffer>;
+  brackets: Int32Array<ArrayBuffer>;
+  stack: Int32Array<ArrayBuffer>;
+}
+
+/**
+ * Record buffers kept from one pass to the next, so a pass writes into memory that is already
+ * mapped (on emphasis-dense notes, fresh pages cost about as much as the pass's own work).
+ * Between passes they hold only zeros and at most SCRATCH_BUDGET ints (8 MiB) in all. A pass
+ * takes them whole, so a nested or failed pass simply works in fresh buffers.
+ */
+const SCRATCH_BUDGET = 1 << 21;
+let scratch: RecordBuffers | null = null;
+
+/** The kept buffers, or fresh small ones. */
+export function takeRecordBuffers(): RecordBuffers {
+  const taken = scratch;
+  scratch = null;
+  return taken ?? { items: new Int32Array(64), delimiters: new Int32Array(96), brackets: new Int32Array(32), stack: new Int32Array(16) };
+}
+
+/**
+ * Gives a pass's buffers back: each is zeroed over its written prefix (the stack never held
+ * more entries than brackets were written) and kept while the kept total stays within the
+ * budget; a buffer over it is dropped for a fresh small one.
+ */
+export function giveBackRecordBuffers(buffers: RecordBuffers, itemsUsed: number, delimitersUsed: number, bracketsUsed: number): void {
+  let room = SCRATCH_BUDGET;
+  const keep = (buffer: Int32Array<ArrayBuffer>, used: number, first: number): Int32Array<ArrayBuffer> => {
+    if (buffer.length > room) return new Int32Array(first);
+    room -= buffer.length;
+    buffer.fill(0, 0, used);
+    return buffer;
+  };
+  scratch = {
+    delimiters: keep(buffers.delimiters, delimitersUsed, 96),
+    items: keep(buffers.items, itemsUsed, 64),
+    brackets: keep(buffers.brackets, bracketsUsed, 32),
+    stack: keep(buffers.stack, Math.min(buffers.stack.length, bracketsUsed / BRACKET_STRIDE), 16),
+  };
 }
 
 /** The pass's records; a stream's `End` is 0 when none of its records is an edit. */
@@ -95,6 +194,8 @@ const n = src.length;
   // Every edit is at most as long as its source span plus two boundary spaces.
   const out = new Uint16Array(n + 2 * (itemsEnd / ITEM_STRIDE + delimitersEnd / DELIMITER_STRIDE + bracketsEnd / BRACKET_STRIDE) + 2);
   let w = 0;
+  // Every code unit written, OR-ed: below 0x80 the output is ASCII and needs no second scan.
+  let bits = 0;
   let copied = 0;
   let depth = 0;
   let i = 0;
@@ -114,7 +215,7 @@ const n = src.length;
       // micromark 4.0.3 slices a partly used opener that ends right before a NUL (a U+FFFD
       // chunk) from its original end, so its leftover text shows the whole run.
       if ((info & BEFORE_NUL) !== 0 && right > 0 && rest > 0) rest = length - left;
-      for (let k = copied; k < runStart; k++) out[w++] = src.charCodeAt(k);
+      for (let k = copied; k < runStart; k++) bits |= out[w++] = src.charCodeAt(k);
       if (left > 0 && depth === 0) out[w++] = SPACE;
       const marker = (info & STAR_BIT) !== 0 ? STAR : UNDERSCORE;
       for (let k = 0; k < rest; k++) out[w++] = marker;
@@ -124,7 +225,7 @@ const n = src.length;
       continue;
     }
     if (openerStart < itemStart) {
-      for (let k = copied; k < openerStart; k++) out[w++] = src.charCodeAt(k);
+      for (let k = copied; k < openerStart; k++) bits |= out[w++] = src.charCodeAt(k);
       if (depth === 0) out[w++] = SPACE;
       if ((bracketLabel & 3) === 2) depth++;
       copied = bracketLabel >> 2;
@@ -134,7 +235,7 @@ const n = src.length;
     if (i === itemsEnd) break;
     const kind = (items[i + I_KIND_AUX] as number) & 7;
     const aux = (items[i + I_KIND_AUX] as number) >> 3;
-    for (let k = copied; k < itemStart; k++) out[w++] = src.charCodeAt(k);
+    for (let k = copied; k < itemStart; k++) bits |= out[w++] = src.charCodeAt(k);
     copied = items[i + I_END] as number;
     const valueEnd = items[i + I_EXTRA] as number;
     i += ITEM_STRIDE;
@@ -142,20 +243,20 @@ const n = src.length;
     if (kind === DROP) continue;
     if (kind === REPLACE) {
       const value = strings[aux] as string;
-      for (let k = 0; k < value.length; k++) out[w++] = value.charCodeAt(k);
+      for (let k = 0; k < value.length; k++) bits |= out[w++] = value.charCodeAt(k);
       continue;
     }
     if (kind === WRAP) {
       if (depth === 0) out[w++] = SPACE;
-      for (let k = aux; k < valueEnd; k++) out[w++] = src.charCodeAt(k);
+      for (let k = aux; k < valueEnd; k++) bits |= out[w++] = src.charCodeAt(k);
       if (depth === 0) out[w++] = SPACE;
       continue;
     }
     // BREAK, LINK_CLOSE, IMAGE_CLOSE: one boundary.
     if (depth === 0) out[w++] = SPACE;
   }
-  for (let k = copied; k < n; k++) out[w++] = src.charCodeAt(k);
-  return fromCodeUnits(out, w);
+  for (let k = copied; k < n; k++) bits |= out[w++] = src.charCodeAt(k);
+  return bits < 0x80 ? unitsToString(out, 0, w, 'ascii') : fromCodeUnits(out, w);
 }
 
 /** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */

@@ -14,8 +14,10 @@
  * removed at most once; brackets use a stack with a floor below which link openers are
  * inactive; code spans find their closer through one shared lazy scan (BacktickRuns);
  * lookahead scanners (inline-scanners.ts) are memoized. Each delimiter run, bracket and edit
- * is one fixed-size Int32Array record (inline-edits.ts), written once; the output is the source
- * with the recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
+ * is one fixed-size Int32Array record (inline-edits.ts), written once, in buffers kept from the
+ * previous pass; a stream that outgrows its buffer is copied once into one sized by a bound on
+ * the records the rest of the source can still make (one scan of that rest, inline-edits.ts). The output is the
+ * source with the recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
  * (inline-labels.ts) cost O(n) over the whole pass whatever the defined labels' lengths: only
  * spans without a bare bracket are normalized, and those are disjoint.
  */
@@ -59,8 +61,13 @@ import {
   REPLACE,
   STAR_BIT,
   WRAP,
-  grow,
+  giveBackRecordBuffers,
+  grown,
+  itemTriggersFrom,
+  openBracketsFrom,
   renderEdits,
+  runStartsFrom,
+  takeRecordBuffers,
 } from './inline-edits';
 import { LabelLookup } from './inline-labels';
 
@@ -155,12 +162,12 @@ export function inlinePlainText(lines: readonly string[], definitions: ReadonlyS
 /** One pass; all state in flat Int32Array records, linked lists by record offset. */
 class InlinePass {
   private readonly n: number;
-  private items = new Int32Array(64);
+  private items: Int32Array<ArrayBuffer>;
   private itemsEnd = 0;
   private readonly strings: string[] = [];
   /** The pass's one character-reference answer, filled per `&`. */
   private reference: CharacterReference | null = null;
-  private delimiters = new Int32Array(96);
+  private delimiters: Int32Array<ArrayBuffer>;
   private delimitersEnd = 0;
   /** Whether any emphasis matched (otherwise every delimiter run stays literal). */
   private emphasis = false;
@@ -174,10 +181,10 @@ class InlinePass {
   private lastUnderscoreCloser = UNKNOWN;
   private head = NONE;
   private tail = NONE;
-  private brackets = new Int32Array(32);
+  private brackets: Int32Array<ArrayBuffer>;
   private bracketsEnd = 0;
   /** Open brackets (ids), innermost last. */
-  private stack = new Int32Array(16);
+  private stack: Int32Array<ArrayBuffer>;
   private stackSize = 0;
   /** Link openers at stack indices below this are inactive (a link formed after them). */
   private linkFloor = 0;
@@ -196,6 +203,11 @@ class InlinePass {
   ) {
     this.n = src.length;
     this.labels = new LabelLookup(src, definitions);
+    const buffers = takeRecordBuffers();
+    this.items = buffers.items;
+    this.delimiters = buffers.delimiters;
+    this.brackets = buffers.brackets;
+    this.stack = buffers.stack;
   }
 
   run(): string {
@@ -321,12 +333,21 @@ class InlinePass {
       }
     }
     this.processEmphasis(NONE);
-    return this.render();
+    const text = this.render();
+    giveBackRecordBuffers(
+      { items: this.items, delimiters: this.delimiters, brackets: this.brackets, stack: this.stack },
+      this.itemsEnd,
+      this.delimitersEnd,
+      this.bracketsEnd,
+    );
+    return text;
   }
 
   private item(kind: number, start: number, end: number, aux: number, extra: number): void {
     const at = this.itemsEnd;
-    if (at + ITEM_STRIDE > this.items.length) this.items = grow(this.items);
+    if (at + ITEM_STRIDE > this.items.length) {
+      this.items = grown(this.items, Math.max(at + ITEM_STRIDE, at + ITEM_STRIDE * itemTriggersFrom(this.src, start)));
+    }
     const items = this.items;
     items[at + I_KIND_AUX] = aux * 8 + kind;
     items[at + I_START] = start;
@@ -347,7 +368,9 @@ class InlinePass {
       if ((flags & CAN_CLOSE) === 0 && start >= this.lastCloser(marker)) return;
     } else if (!(marker === STAR ? this.starOpeners : this.underscoreOpeners)) return;
     const id = this.delimitersEnd;
-    if (id + DELIMITER_STRIDE > this.delimiters.length) this.delimiters = grow(this.delimiters);
+    if (id + DELIMITER_STRIDE > this.delimiters.length) {
+      this.delimiters = grown(this.delimiters, Math.max(id + DELIMITER_STRIDE, id + DELIMITER_STRIDE * runStartsFrom(this.src, start)));
+    }
     const records = this.delimiters;
     const nulAfter = this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0;
     records[id + D_INFO] = (end - start) * 16 + (marker === STAR ? STAR_BIT : 0) + flags + nulAfter;
@@ -406,11 +429,15 @@ class InlinePass {
   private bracket(image: boolean, labelStart: number): void {
     if (this.linkFloor > this.stackSize) this.linkFloor = this.stackSize;
     const id = this.bracketsEnd;
-    if (id + BRACKET_STRIDE > this.brackets.length) this.brackets = grow(this.brackets);
+    if (id + BRACKET_STRIDE > this.brackets.length) {
+      this.brackets = grown(this.brackets, Math.max(id + BRACKET_STRIDE, id + BRACKET_STRIDE * openBracketsFrom(this.src, labelStart - 1)));
+    }
     this.brackets[id + B_LABEL] = labelStart * 4;
     this.brackets[id + B_BOTTOM_IMAGE] = (this.tail + 1) * 2 + (image ? 1 : 0);
     this.bracketsEnd = id + BRACKET_STRIDE;
-    if (this.stackSize === this.stack.length) this.stack = grow(this.stack);
+    if (this.stackSize === this.stack.length) {
+      this.stack = grown(this.stack, 2 * this.stackSize);
+    }
     this.stack[this.stackSize++] = id;
   }
 
@@ -455,7 +482,8 @@ class InlinePass {
     let closer = bottom === NONE ? this.head : (records[bottom + D_NEXT] as number);
     // openersBottom[key]: openers whose id is below this cannot match closers of that key (filled only
     // when there is a delimiter to match: most link closes have none above their bottom).
-    const openersBottom = closer === NONE ? this.openersBottom : this.openersBottom.fill(floor);
+    const openersBottom = this.openersBottom;
+    if (closer !== NONE) for (let key = 0; key < 12; key++) openersBottom[key] = floor;
     while (closer !== NONE) {
       const closerInfo = records[closer + D_INFO] as number;
       if ((closerInfo & CAN_CLOSE) === 0) {
