@@ -188,8 +188,8 @@ class InlinePass {
   private stackSize = 0;
   /** Link openers at stack indices below this are inactive (a link formed after them). */
   private linkFloor = 0;
-  /** processEmphasis's openers-bottom per (marker, closer can-open, closer length mod 3); reused. */
-  private readonly openersBottom = new Int32Array(12);
+  /** matchEmphasis's runs: per run its next closer, floor and openers-bottom per (marker, closer can-open, closer length mod 3). */
+  private emphasisFrames = new Int32Array(4 * FRAME);
   private html: HtmlScanner | null = null;
   private links: LinkScanner | null = null;
   private codeRuns: BacktickRuns | null = null;
@@ -411,16 +411,6 @@ class InlinePass {
     return found;
   }
 
-  private unlink(d: number): void {
-    const records = this.delimiters;
-    const prev = records[d + D_PREV] as number;
-    const next = records[d + D_NEXT] as number;
-    if (prev !== NONE) records[prev + D_NEXT] = next;
-    else this.head = next;
-    if (next !== NONE) records[next + D_PREV] = prev;
-    else this.tail = prev;
-  }
-
   /** The index of the next backtick run of exactly `size` starting at or after `from`, or -1. */
   private codeClose(size: number, from: number): number {
     return (this.codeRuns ??= new BacktickRuns(this.src)).close(size, from);
@@ -476,28 +466,59 @@ class InlinePass {
 
   /** Matches emphasis among the delimiters above `bottom`, then drops them all from the list. */
   private processEmphasis(bottom: number): void {
+    const first = bottom === NONE ? this.head : (this.delimiters[bottom + D_NEXT] as number);
+    if (first !== NONE) this.matchEmphasis(first, bottom);
+    // Whatever is left above the bottom stays literal.
+    if (bottom === NONE) {
+      this.head = NONE;
+      this.tail = NONE;
+    } else {
+      this.delimiters[bottom + D_NEXT] = NONE;
+      this.tail = bottom;
+    }
+  }
+
+  /**
+   * micromark's attention resolver over the list from `first`, walking back no lower than `floor`:
+   * closers left to right, each matched with the nearest opener that fits. When a pair matches,
+   * the delimiters between them are detached, and matched again among themselves with their sizes
+   * of that moment if one of them has lost chars to a match (micromark resolves the inside of each
+   * new emphasis as a span of its own; CommonMark drops them). Without such a delimiter the
+   * detached run is dropped unread: each closer in it already failed against the same openers at
+   * the same sizes. What a run leaves is literal. Runs wait on a stack of frames (no recursion),
+   * each holding its next closer and its openers-bottom.
+   * Bound: a delimiter is read once per run it belongs to, and it joins a nested run only when a
+   * match that consumed chars encloses it.
+   */
+  private matchEmphasis(first: number, floor: number): void {
     const records = this.delimiters;
-    // Delimiter ids grow in source order: the floor and openers-bottom are ids.
-    const floor = bottom;
-    let closer = bottom === NONE ? this.head : (records[bottom + D_NEXT] as number);
-    // openersBottom[key]: openers whose id is below this cannot match closers of that key (filled only
-    // when there is a delimiter to match: most link closes have none above their bottom).
-    const openersBottom = this.openersBottom;
-    if (closer !== NONE) for (let key = 0; key < 12; key++) openersBottom[key] = floor;
-    while (closer !== NONE) {
+    let frames = this.emphasisFrames;
+    frames[F_CLOSER] = first;
+    frames[F_FLOOR] = floor;
+    for (let key = 0; key < 12; key++) frames[F_BOTTOM + key] = floor;
+    let depth = 1;
+    while (depth > 0) {
+      const f = (depth - 1) * FRAME;
+      const closer = frames[f + F_CLOSER] as number;
+      if (closer === NONE) {
+        depth--;
+        continue;
+      }
+      const runFloor = frames[f + F_FLOOR] as number;
       const closerInfo = records[closer + D_INFO] as number;
       if ((closerInfo & CAN_CLOSE) === 0) {
-        closer = records[closer + D_NEXT] as number;
+        frames[f + F_CLOSER] = records[closer + D_NEXT] as number;
         continue;
       }
       const marker = closerInfo & STAR_BIT;
       const closerSize = remaining(records, closer);
       const closerOpens = (closerInfo & CAN_OPEN) !== 0;
-      const key = (marker !== 0 ? 0 : 6) + (closerOpens ? 3 : 0) + (closerSize % 3);
-      const limit = openersBottom[key] as number;
+      // openers-bottom[key]: openers whose id is below this cannot match closers of that key.
+      const key = f + F_BOTTOM + (marker !== 0 ? 0 : 6) + (closerOpens ? 3 : 0) + (closerSize % 3);
+      const limit = frames[key] as number;
       let opener = records[closer + D_PREV] as number;
       while (opener !== NONE) {
-        if (opener <= floor || opener < limit) {
+        if (opener <= runFloor || opener < limit) {
           opener = NONE;
           break;
         }
@@ -512,10 +533,10 @@ class InlinePass {
         opener = records[opener + D_PREV] as number;
       }
       if (opener === NONE) {
-        openersBottom[key] = closer;
+        frames[key] = closer;
         const next = records[closer + D_NEXT] as number;
-        if (!closerOpens) this.unlink(closer);
-        closer = next;
+        if (!closerOpens) unlink(records, closer);
+        frames[f + F_CLOSER] = next;
         continue;
       }
       const openerSize = remaining(records, opener);
@@ -523,33 +544,31 @@ class InlinePass {
       records[opener + D_RIGHT] = (records[opener + D_RIGHT] as number) + use;
       records[closer + D_LEFT] = (records[closer + D_LEFT] as number) + use;
       this.emphasis = true;
-      let between = records[closer + D_PREV] as number;
-      while (between !== opener) {
-        const prev = records[between + D_PREV] as number;
-        this.unlink(between);
-        between = prev;
-      }
-      if (openerSize === use) this.unlink(opener);
+      const inside = detachBetween(records, opener, closer);
+      if (openerSize === use) unlink(records, opener);
       else {
         // The opener's size changed: it may now suit closers it was ruled out for.
-        const base = marker !== 0 ? 0 : 6;
+        const base = f + F_BOTTOM + (marker !== 0 ? 0 : 6);
         for (let k = base; k < base + 6; k++) {
-          if ((openersBottom[k] as number) > opener) openersBottom[k] = opener;
+          if ((frames[k] as number) > opener) frames[k] = opener;
         }
       }
       if (closerSize === use) {
-        const next = records[closer + D_NEXT] as number;
-        this.unlink(closer);
-        closer = next;
+        frames[f + F_CLOSER] = records[closer + D_NEXT] as number;
+        unlink(records, closer);
       }
-    }
-    // Whatever is left above the bottom stays literal.
-    if (bottom === NONE) {
-      this.head = NONE;
-      this.tail = NONE;
-    } else {
-      records[bottom + D_NEXT] = NONE;
-      this.tail = bottom;
+      if (inside !== NONE) {
+        if ((depth + 1) * FRAME > frames.length) {
+          const wider = new Int32Array(frames.length * 2);
+          wider.set(frames);
+          frames = this.emphasisFrames = wider;
+        }
+        const g = depth * FRAME;
+        frames[g + F_CLOSER] = inside;
+        frames[g + F_FLOOR] = NONE;
+        frames.fill(NONE, g + F_BOTTOM, g + FRAME);
+        depth++;
+      }
     }
   }
 
@@ -565,6 +584,38 @@ class InlinePass {
       bracketsEnd: this.linked ? this.bracketsEnd : 0,
     });
   }
+}
+
+/** matchEmphasis frame layout. */
+const F_CLOSER = 0;
+const F_FLOOR = 1;
+const F_BOTTOM = 2;
+const FRAME = F_BOTTOM + 12;
+
+/** Takes `d` out of its list (the list's ends are not tracked while emphasis is matched). */
+function unlink(records: Int32Array, d: number): void {
+  const prev = records[d + D_PREV] as number;
+  const next = records[d + D_NEXT] as number;
+  if (prev !== NONE) records[prev + D_NEXT] = next;
+  if (next !== NONE) records[next + D_PREV] = prev;
+}
+
+/**
+ * Detaches the delimiters strictly between `opener` and `closer` as a list of their own, and
+ * returns its first one if a match has consumed chars of any of them (they may match anew), else NONE.
+ */
+function detachBetween(records: Int32Array, opener: number, closer: number): number {
+  const first = records[opener + D_NEXT] as number;
+  if (first === closer) return NONE;
+  const last = records[closer + D_PREV] as number;
+  records[opener + D_NEXT] = closer;
+  records[closer + D_PREV] = opener;
+  records[first + D_PREV] = NONE;
+  records[last + D_NEXT] = NONE;
+  for (let d = first; d !== NONE; d = records[d + D_NEXT] as number) {
+    if ((records[d + D_LEFT] as number) !== 0 || (records[d + D_RIGHT] as number) !== 0) return first;
+  }
+  return NONE;
 }
 
 /** Chars of a delimiter run not yet matched. */
