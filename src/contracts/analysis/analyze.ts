@@ -18,7 +18,7 @@ import { hasJsNonWhitespace } from './chars';
 import { scanBlocks } from './block-scan';
 import { normalizeHeadingText } from './heading-text';
 import { inlinePlainText, normalizeLabel } from './inline-engine';
-import { assertBodyWithinCap, type NoteStructure } from './structure';
+import { assertBodyWithinCap, type BlockInfo, type HeadingInfo, type NoteStructure } from './structure';
 
 export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY): NoteStructure {
   assertBodyWithinCap(body);
@@ -48,18 +48,25 @@ export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY):
     return (plain[index] = hasInlineSyntax(lines) ? inlinePlainText(lines, definedLabels()) : lines.join('\n'));
   };
 
-  return {
-    headings: scan.headings.map((heading, index) => ({
-      level: heading.level,
-      text: index < textLimit ? normalizeHeadingText(plainText(heading.source)) : '',
-      start: heading.start,
-      end: heading.end,
-    })),
-    blocks: scan.blocks.map((block) => ({
-      start: block.start,
-      substantive: block.substantive || (block.pending !== null && block.pending.some((source) => hasJsNonWhitespace(plainText(source)))),
-    })),
-  };
+  const { headings, blocks } = scan;
+  const headingInfos: HeadingInfo[] = new Array(headings.count);
+  for (let index = 0; index < headings.count; index++) {
+    headingInfos[index] = {
+      level: headings.level[index],
+      text: index < textLimit ? normalizeHeadingText(plainText(headings.source[index])) : '',
+      start: headings.start[index],
+      end: headings.end[index],
+    };
+  }
+  const blockInfos: BlockInfo[] = new Array(blocks.count);
+  for (let index = 0; index < blocks.count; index++) {
+    let substantive = blocks.substantive[index] !== 0;
+    for (let entry = blocks.pendingFirst[index]; !substantive && entry !== -1; entry = blocks.pendNext[entry]) {
+      substantive = hasJsNonWhitespace(plainText(blocks.pendSource[entry]));
+    }
+    blockInfos[index] = { start: blocks.start[index], substantive };
+  }
+  return { headings: headingInfos, blocks: blockInfos };
 }
 
 /** A char that can begin or end inline syntax (escape, code, emphasis, link/image, html/autolink, reference) or NUL. */

@@ -28,7 +28,7 @@ export function parseDefinition(
   text: string,
   start: number,
   line: number,
-  lineColumns: readonly number[],
+  lineColumns: ArrayLike<number>,
   labels: string[],
 ): number {
   // Label.
