@@ -40,7 +40,10 @@ export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INF
   const definedLabels = (): Set<string> => {
     if (definitions !== null) return definitions;
     definitions = new Set<string>();
-    for (const label of scan.labels) definitions.add(normalizeLabel(label.indexOf('\0') === -1 ? label : label.replaceAll('\0', '\uFFFD')));
+    for (let index = 0; index < scan.labels.count; index++) {
+      const label = scan.labels.label(index);
+      definitions.add(normalizeLabel(label.indexOf('\0') === -1 ? label : label.replaceAll('\0', '\uFFFD')));
+    }
     return definitions;
   };
 

@@ -30,7 +30,7 @@ import { atxContentEnd, atxContentStart, atxOpeningEnd, fenceOpening, isClosingF
 import { endContent, type ContentLines } from './content';
 import { ContainerStack, IntStack, newContainer, type Container } from './containers';
 import { LineCursor, isThematicBreak } from './cursor';
-import { BlockTable, HeadingTable, InlineSources, type ContentHost, type ScanResult } from './scan-types';
+import { BlockTable, DefinitionLabels, HeadingTable, InlineSources, type ContentHost, type ScanResult } from './scan-types';
 
 export type { ScanResult } from './scan-types';
 export { BlockTable, HeadingTable, InlineSources } from './scan-types';
@@ -86,7 +86,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
   readonly headings = new HeadingTable();
   readonly blocks = new BlockTable();
   readonly sources = new InlineSources();
-  readonly labels: string[] = [];
+  readonly labels = new DefinitionLabels(this.body);
 
   run(): ScanResult {
     const { body, len } = this;

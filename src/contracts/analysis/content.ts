@@ -106,7 +106,11 @@ function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boole
   let contiguous = true;
   for (let line = 1; line < count && contiguous; line++) contiguous = starts[line] === ends[line - 1] + 1 && body.charCodeAt(ends[line - 1]) === LF;
   let text: string;
+  /** Where the labels' offsets point: the body (offsets shifted by `base`) or the joined text. */
+  let labelText = -1;
+  let base = 0;
   if (contiguous) {
+    base = starts[0];
     for (let line = 0; line < count; line++) lineStarts[line] = starts[line] - starts[0];
     text = body.slice(starts[0], ends[count - 1]);
   } else {
@@ -118,10 +122,11 @@ function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boole
       offset += ends[line] - starts[line] + 1;
     }
     text = parts.join('\n');
+    labelText = host.labels.addText(text);
   }
   let line = 0;
   while (line < count && text.charCodeAt(lineStarts[line]) === LBRACKET) {
-    const end = parseDefinition(text, lineStarts[line], line, columns, host.labels);
+    const end = parseDefinition(text, lineStarts[line], line, columns, host.labels, labelText, base);
     if (end === -1) break;
     if (topLevel) host.blocks.add(starts[line]);
     // The definition ends at a line end: the next one starts on the following line.

@@ -1,12 +1,15 @@
 /**
  * What the block scan hands to the analysis entry point: flat tables of
- * int32 columns (headings, top-level blocks, inline sources) rather than an
+ * int32 columns (headings, top-level blocks, inline sources, definition
+ * label ranges) rather than an
  * object per record, so a note of 100,000 headings or blocks costs a few
  * bytes per record and no per-record garbage. Invariant: every offset is a
  * UTF-16 offset into the scanned text; record i of a table is the values at
  * index i of its columns, in the order the scan added them. Linear bound:
- * O(1) amortized per add (columns double), O(lines) for InlineSources.lines.
+ * O(1) amortized per add (columns double), O(lines) for InlineSources.lines,
+ * O(label length) for DefinitionLabels.label.
  */
+import { foldLabel } from './definitions';
 
 /** A column of int32 values that doubles when full; `values` may be longer than the count its owner keeps. */
 function widened(column: Int32Array, needed: number): Int32Array {
@@ -133,12 +136,52 @@ export class BlockTable {
   }
 }
 
+/**
+ * The raw label of every definition, in order, as a [start, end) range of a text: the scanned body
+ * (text -1) or a content run joined from its lines (text i >= 0, when its lines were not one slice of
+ * the body). Labels become strings only when asked for (an inline pass needs them).
+ */
+export class DefinitionLabels {
+  count = 0;
+  private readonly texts: string[] = [];
+  private text: Int32Array = new Int32Array(16);
+  private start: Int32Array = new Int32Array(16);
+  private end: Int32Array = new Int32Array(16);
+
+  constructor(private readonly body: string) {}
+
+  /** Registers a joined content text; returns its index for `add`. */
+  addText(text: string): number {
+    this.texts.push(text);
+    return this.texts.length - 1;
+  }
+
+  add(text: number, start: number, end: number): void {
+    if (this.count === this.text.length) {
+      const needed = this.count + 1;
+      this.text = widened(this.text, needed);
+      this.start = widened(this.start, needed);
+      this.end = widened(this.end, needed);
+    }
+    this.text[this.count] = text;
+    this.start[this.count] = start;
+    this.end[this.count] = end;
+    this.count++;
+  }
+
+  /** Label `index` as written, whitespace runs (line endings included) folded to one space. */
+  label(index: number): string {
+    const text = this.text[index] === -1 ? this.body : this.texts[this.text[index]];
+    return foldLabel(text.slice(this.start[index], this.end[index]));
+  }
+}
+
 export interface ScanResult {
   headings: HeadingTable;
   blocks: BlockTable;
   sources: InlineSources;
-  /** Labels of every definition (raw text, whitespace runs folded to one space). */
-  labels: string[];
+  /** Labels of every definition. */
+  labels: DefinitionLabels;
 }
 
 /** The scan state the content step (content.ts) reads and appends to. */
@@ -147,5 +190,5 @@ export interface ContentHost {
   readonly headings: HeadingTable;
   readonly blocks: BlockTable;
   readonly sources: InlineSources;
-  readonly labels: string[];
+  readonly labels: DefinitionLabels;
 }
