@@ -93,13 +93,13 @@ export class HeadingTable {
  * The top-level non-heading blocks in order: start offset, whether the block is known substantive
  * (1/0), and a linked list of the inline sources whose substance decides the bit when it is still 0
  * (pendingFirst[i] is -1 or an entry; pendSource[e] is its source, pendNext[e] the next entry or -1).
+ * The bit is the "or" over the list, so the list's order does not matter: entries are prepended.
  */
 export class BlockTable {
   count = 0;
   start: Int32Array = new Int32Array(16);
-  substantive: Int32Array = new Int32Array(16);
+  substantive: Uint8Array = new Uint8Array(16);
   pendingFirst: Int32Array = new Int32Array(16);
-  private pendingLast: Int32Array = new Int32Array(16);
   pendCount = 0;
   pendSource: Int32Array = new Int32Array(16);
   pendNext: Int32Array = new Int32Array(16);
@@ -109,14 +109,14 @@ export class BlockTable {
     if (this.count === this.start.length) {
       const needed = this.count + 1;
       this.start = widened(this.start, needed);
-      this.substantive = widened(this.substantive, needed);
       this.pendingFirst = widened(this.pendingFirst, needed);
-      this.pendingLast = widened(this.pendingLast, needed);
+      const substantive = new Uint8Array(this.start.length);
+      substantive.set(this.substantive);
+      this.substantive = substantive;
     }
     this.start[this.count] = start;
     this.substantive[this.count] = 0;
     this.pendingFirst[this.count] = -1;
-    this.pendingLast[this.count] = -1;
     return this.count++;
   }
 
@@ -129,10 +129,8 @@ export class BlockTable {
     }
     const entry = this.pendCount++;
     this.pendSource[entry] = source;
-    this.pendNext[entry] = -1;
-    if (this.pendingFirst[record] === -1) this.pendingFirst[record] = entry;
-    else this.pendNext[this.pendingLast[record]] = entry;
-    this.pendingLast[record] = entry;
+    this.pendNext[entry] = this.pendingFirst[record];
+    this.pendingFirst[record] = entry;
   }
 }
 
