@@ -59,10 +59,10 @@ export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INF
   const headingTexts: string[] = new Array(Math.min(headings.count, textLimit));
   // A heading's source can also decide a block's bit (a heading in a container): the published ones
   // keep their plain text here, so no source is read twice.
-  const headingPlain = new Map<number, string>();
+  const headingPlain = blocks.pendCount > 0 ? new Map<number, string>() : null;
   for (let index = 0; index < headingTexts.length; index++) {
     const plain = plainText(headings.source[index]);
-    headingPlain.set(headings.source[index], plain);
+    headingPlain?.set(headings.source[index], plain);
     headingTexts[index] = normalizeHeadingText(plain);
   }
   // Pending sources decide the bits still 0, in place.
@@ -70,7 +70,7 @@ export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INF
   for (let index = 0; index < blocks.count; index++) {
     for (let entry = blocks.pendingFirst[index]; substantive[index] === 0 && entry !== -1; entry = blocks.pendNext[entry]) {
       const source = blocks.pendSource[entry];
-      if (hasJsNonWhitespace(headingPlain.get(source) ?? plainText(source))) substantive[index] = 1;
+      if (hasJsNonWhitespace(headingPlain?.get(source) ?? plainText(source))) substantive[index] = 1;
     }
   }
   return {

@@ -67,7 +67,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
   private owner = -1;
 
   /** Content (paragraph / definitions) in progress: line starts, ends and start columns, reused. */
-  private readonly content: ContentLines = { starts: new Int32Array(16), ends: new Int32Array(16), columns: new Int32Array(16), count: 0 };
+  private readonly content: ContentLines = { starts: NO_INTS, ends: NO_INTS, columns: NO_INTS, count: 0 };
   // Fenced code in progress.
   private fenceMarker = 0;
   private fenceSize = 0;
@@ -594,8 +594,11 @@ export class BlockScanner extends LineCursor implements ContentHost {
   }
 }
 
+/** The empty start of the content columns (a note without paragraphs allocates none). */
+const NO_INTS = new Int32Array(0);
+
 function doubled(column: Int32Array): Int32Array {
-  const wider = new Int32Array(column.length * 2);
+  const wider = new Int32Array(Math.max(16, column.length * 2));
   wider.set(column);
   return wider;
 }

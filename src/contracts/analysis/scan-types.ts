@@ -11,9 +11,13 @@
  */
 import { foldLabel } from './definitions';
 
-/** A column of int32 values that doubles when full; `values` may be longer than the count its owner keeps. */
+/** The empty start of every column (shared: a scan of a small note allocates only the columns it fills). */
+const NO_INTS = new Int32Array(0);
+const NO_BYTES = new Uint8Array(0);
+
+/** `column` copied into one at least twice as long (at least 16) and at least `needed` long. */
 function widened(column: Int32Array, needed: number): Int32Array {
-  let capacity = column.length;
+  let capacity = Math.max(16, 2 * column.length);
   while (capacity < needed) capacity *= 2;
   const wider = new Int32Array(capacity);
   wider.set(column);
@@ -26,8 +30,8 @@ function widened(column: Int32Array, needed: number): Int32Array {
  */
 export class InlineSources {
   length = 0;
-  private first: Int32Array = new Int32Array(16);
-  private bounds: Int32Array = new Int32Array(32);
+  private first: Int32Array = NO_INTS;
+  private bounds: Int32Array = NO_INTS;
   private lineCount = 0;
 
   /** Adds the source of lines [from, to) of `starts`/`ends`; returns its index. */
@@ -68,10 +72,10 @@ export class InlineSources {
 /** Every heading in document pre-order: level (1-6), node offsets [start, end), index into the sources. */
 export class HeadingTable {
   count = 0;
-  level: Int32Array = new Int32Array(16);
-  start: Int32Array = new Int32Array(16);
-  end: Int32Array = new Int32Array(16);
-  source: Int32Array = new Int32Array(16);
+  level: Int32Array = NO_INTS;
+  start: Int32Array = NO_INTS;
+  end: Int32Array = NO_INTS;
+  source: Int32Array = NO_INTS;
 
   add(level: number, start: number, end: number, source: number): void {
     if (this.count === this.level.length) {
@@ -97,12 +101,12 @@ export class HeadingTable {
  */
 export class BlockTable {
   count = 0;
-  start: Int32Array = new Int32Array(16);
-  substantive: Uint8Array = new Uint8Array(16);
-  pendingFirst: Int32Array = new Int32Array(16);
+  start: Int32Array = NO_INTS;
+  substantive: Uint8Array = NO_BYTES;
+  pendingFirst: Int32Array = NO_INTS;
   pendCount = 0;
-  pendSource: Int32Array = new Int32Array(16);
-  pendNext: Int32Array = new Int32Array(16);
+  pendSource: Int32Array = NO_INTS;
+  pendNext: Int32Array = NO_INTS;
 
   /** Adds a block starting at `start`, not (yet) substantive; returns its index. */
   add(start: number): number {
@@ -142,9 +146,9 @@ export class BlockTable {
 export class DefinitionLabels {
   count = 0;
   private readonly texts: string[] = [];
-  private text: Int32Array = new Int32Array(16);
-  private start: Int32Array = new Int32Array(16);
-  private end: Int32Array = new Int32Array(16);
+  private text: Int32Array = NO_INTS;
+  private start: Int32Array = NO_INTS;
+  private end: Int32Array = NO_INTS;
 
   constructor(private readonly body: string) {}
 
