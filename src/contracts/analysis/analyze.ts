@@ -10,11 +10,11 @@
  * source is read at most once: a published heading's plain text is kept for
  * the block bit it may also decide), and a linear normalization of each
  * heading's text. The request path gets columns (analyzeNoteColumns): no
- * object per heading or block. With `textLimit`, headings past the first `textLimit`
- * keep their level and offsets but get '' as text and cost no inline work
- * (the contracts publish only the first MAX_NOTE_HEADINGS texts). The
- * definitions' normalized labels are gathered only when an inline pass
- * runs.
+ * object per heading or block. With `textLimit`, headings past the first
+ * `textLimit` keep their level and offsets but get '' as text and cost no
+ * inline work (the contracts publish only the first MAX_NOTE_HEADINGS
+ * texts). The definitions' labels become strings, normalized, only when an
+ * inline pass runs.
  */
 import { hasJsNonWhitespace } from './chars';
 import { scanBlocks } from './block-scan';
