@@ -6,10 +6,10 @@
  * it gets exactly the payload its plain builder gives (same bytes).
  */
 import { ContractError } from './errors';
-import { analyzeNote } from './analysis/analyze';
+import { analyzeNoteColumns } from './analysis/analyze';
 import { MAX_NOTE_HEADINGS } from './analysis/structure';
 import { buildMetadataFacets } from './metadata-facets';
-import { outlineFromStructure } from './note-outline';
+import { outlineFromColumns } from './note-outline';
 import { treeFromOutline } from './document-tree';
 import { normalizeOutlinePath } from './paths';
 import { documentTreeBytes, jsonValueBytes, noteOutlineBytes, sectionSourceBytes } from './payload-size';
@@ -39,8 +39,8 @@ export function buildContractWithinBound(
     return facets;
   }
   normalizeOutlinePath(path);
-  const structure = analyzeNote(body, MAX_NOTE_HEADINGS);
-  const outline = outlineFromStructure(path, frontmatter, structure);
+  const structure = analyzeNoteColumns(body, MAX_NOTE_HEADINGS);
+  const outline = outlineFromColumns(path, frontmatter, structure);
   switch (contract) {
     case 'note_outline':
       refuseOver(noteOutlineBytes(outline), maxBytes);

@@ -1,7 +1,7 @@
 import { normalizeOutlinePath, normalizeTreePath } from './paths';
-import { analyzeNote } from './analysis/analyze';
+import { analyzeNoteColumns } from './analysis/analyze';
 import { MAX_NOTE_HEADINGS } from './analysis/structure';
-import { outlineFromStructure } from './note-outline';
+import { outlineFromColumns } from './note-outline';
 import { DOCUMENT_TREE_SCHEMA, type DocumentTree, type Frontmatter, type NoteOutline, type TreeNode } from './types';
 
 /**
@@ -29,5 +29,5 @@ export function treeFromOutline(outline: NoteOutline): DocumentTree {
 
 export function buildDocumentTree(path: string, frontmatter: Frontmatter, body: string): DocumentTree {
   normalizeOutlinePath(path);
-  return treeFromOutline(outlineFromStructure(path, frontmatter, analyzeNote(body, MAX_NOTE_HEADINGS)));
+  return treeFromOutline(outlineFromColumns(path, frontmatter, analyzeNoteColumns(body, MAX_NOTE_HEADINGS)));
 }

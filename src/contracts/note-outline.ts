@@ -1,6 +1,6 @@
 import { normalizeOutlinePath, posixBasename } from './paths';
-import { analyzeNote } from './analysis/analyze';
-import { MAX_NOTE_HEADINGS, type NoteStructure } from './analysis/structure';
+import { analyzeNoteColumns } from './analysis/analyze';
+import { MAX_NOTE_HEADINGS, columnsOf, type NoteStructure, type StructureColumns } from './analysis/structure';
 import { jsString, normalizeSlug } from './slug';
 import { NOTE_OUTLINE_SCHEMA, type Frontmatter, type NoteOutline, type OutlineHeading } from './types';
 
@@ -25,23 +25,28 @@ export function headingId(level: number, text: string, ordinal: number): string 
 
 /** Outline from an analyzed body; the shared step for every body-reading contract. */
 export function outlineFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): NoteOutline {
+  return outlineFromColumns(path, frontmatter, columnsOf(structure));
+}
+
+/** outlineFromStructure over the columns (the request path's form). */
+export function outlineFromColumns(path: string, frontmatter: Frontmatter, structure: StructureColumns): NoteOutline {
   const safePath = normalizeOutlinePath(path);
-  const visible = structure.headings.slice(0, MAX_NOTE_HEADINGS);
-  const headings: OutlineHeading[] = visible.map(({ level, text }, index) => ({
-    level,
-    text,
-    id: headingId(level, text, index + 1),
-  }));
+  const headings: OutlineHeading[] = new Array(Math.min(structure.headingCount, MAX_NOTE_HEADINGS));
+  for (let index = 0; index < headings.length; index++) {
+    const level = structure.headingLevel[index];
+    const text = index < structure.headingTexts.length ? structure.headingTexts[index] : '';
+    headings[index] = { level, text, id: headingId(level, text, index + 1) };
+  }
   return {
     schema: NOTE_OUTLINE_SCHEMA,
     path: safePath,
     title: deriveTitle(frontmatter, safePath),
     headings,
-    truncated: structure.headings.length > MAX_NOTE_HEADINGS,
+    truncated: structure.headingCount > MAX_NOTE_HEADINGS,
   };
 }
 
 export function buildNoteOutline(path: string, frontmatter: Frontmatter, body: string): NoteOutline {
   normalizeOutlinePath(path);
-  return outlineFromStructure(path, frontmatter, analyzeNote(body, MAX_NOTE_HEADINGS));
+  return outlineFromColumns(path, frontmatter, analyzeNoteColumns(body, MAX_NOTE_HEADINGS));
 }

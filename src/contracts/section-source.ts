@@ -1,7 +1,7 @@
 import { normalizeOutlinePath } from './paths';
-import { analyzeNote } from './analysis/analyze';
-import { MAX_NOTE_HEADINGS, type NoteStructure } from './analysis/structure';
-import { outlineFromStructure } from './note-outline';
+import { analyzeNoteColumns } from './analysis/analyze';
+import { MAX_NOTE_HEADINGS, columnsOf, type NoteStructure, type StructureColumns } from './analysis/structure';
+import { outlineFromColumns } from './note-outline';
 import { treeFromOutline } from './document-tree';
 import { normalizeSlug } from './slug';
 import { SECTION_SOURCE_SCHEMA, type Frontmatter, type NoteOutline, type Section, type SectionSource, type TreeNode } from './types';
@@ -13,12 +13,17 @@ import { SECTION_SOURCE_SCHEMA, type Frontmatter, type NoteOutline, type Section
  */
 export function buildSectionSource(path: string, frontmatter: Frontmatter, body: string): SectionSource {
   normalizeOutlinePath(path);
-  return sectionSourceFromStructure(path, frontmatter, analyzeNote(body, MAX_NOTE_HEADINGS));
+  return sectionSourceFromColumns(path, frontmatter, analyzeNoteColumns(body, MAX_NOTE_HEADINGS));
 }
 
 /** SectionSource from an analyzed body (shared with the side-by-side runner in analysis/contracts.ts). */
 export function sectionSourceFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): SectionSource {
-  return sectionSourceFromOutline(outlineFromStructure(path, frontmatter, structure), bodyAvailability(structure));
+  return sectionSourceFromColumns(path, frontmatter, columnsOf(structure));
+}
+
+/** sectionSourceFromStructure over the columns (the request path's form). */
+export function sectionSourceFromColumns(path: string, frontmatter: Frontmatter, structure: StructureColumns): SectionSource {
+  return sectionSourceFromOutline(outlineFromColumns(path, frontmatter, structure), bodyAvailability(structure));
 }
 
 /** SectionSource from an outline and its body_available bits (the bounded builder has both already). */
@@ -58,29 +63,36 @@ export function sectionSourceFromOutline(outline: NoteOutline, bodyAvailable: (i
  * start of the next heading (any nesting) of the same or a shallower level.
  * Linear: the window ends come from one right-to-left pass with a stack
  * (each heading pushed and popped once), and each window is one binary
- * search over the ascending starts of the substantive blocks.
+ * search over the ascending starts of the substantive blocks. Scratch is
+ * typed arrays only (no object or boxed number per heading or block).
  */
-export function bodyAvailability(structure: NoteStructure): (index: number) => boolean {
-  const { headings, blocks } = structure;
-  const starts: number[] = [];
-  for (const block of blocks) if (block.substantive && block.start != null) starts.push(block.start);
-  for (let index = 1; index < starts.length; index++) {
-    if (starts[index] < starts[index - 1]) return (index) => hasBodyContentByScan(structure, index);
+export function bodyAvailability(structure: StructureColumns): (index: number) => boolean {
+  const { headingCount, headingLevel, headingStart, headingEnd, blockCount, blockStart, blockSubstantive } = structure;
+  let substantiveCount = 0;
+  for (let block = 0; block < blockCount; block++) if (blockSubstantive[block] !== 0 && blockStart[block] !== -1) substantiveCount++;
+  const starts = new Int32Array(substantiveCount);
+  substantiveCount = 0;
+  for (let block = 0; block < blockCount; block++) {
+    if (blockSubstantive[block] === 0 || blockStart[block] === -1) continue;
+    starts[substantiveCount] = blockStart[block];
+    if (substantiveCount > 0 && starts[substantiveCount] < starts[substantiveCount - 1]) return (index) => hasBodyContentByScan(structure, index);
+    substantiveCount++;
   }
-  const windowEnd: number[] = new Array(headings.length);
-  const candidates: number[] = [];
-  for (let index = headings.length - 1; index >= 0; index--) {
-    const level = headings[index].level;
-    while (candidates.length > 0 && headings[candidates[candidates.length - 1]].level > level) candidates.pop();
-    windowEnd[index] = candidates.length > 0 ? (headings[candidates[candidates.length - 1]].start as number) : Number.POSITIVE_INFINITY;
-    // A heading without a start never ends a window (the reference skips it), so it is no candidate.
-    if (headings[index].start != null) candidates.push(index);
-    else return (at) => hasBodyContentByScan(structure, at);
+  // A heading without a start never ends a window (the reference skips it): such structures take the scan.
+  for (let index = 0; index < headingCount; index++) if (headingStart[index] === -1) return (at) => hasBodyContentByScan(structure, at);
+  /** Start of the heading that ends each heading's window; -1 when the window runs to the end. */
+  const windowEnd = new Int32Array(headingCount);
+  const candidates = new Int32Array(headingCount);
+  let candidateCount = 0;
+  for (let index = headingCount - 1; index >= 0; index--) {
+    const level = headingLevel[index];
+    while (candidateCount > 0 && headingLevel[candidates[candidateCount - 1]] > level) candidateCount--;
+    windowEnd[index] = candidateCount > 0 ? headingStart[candidates[candidateCount - 1]] : -1;
+    candidates[candidateCount++] = index;
   }
   return (index) => {
-    const heading = headings[index];
-    if (!heading) return false;
-    const windowStart = heading.end ?? 0;
+    if (!(index >= 0 && index < headingCount)) return false;
+    const windowStart = headingEnd[index] === -1 ? 0 : headingEnd[index];
     let low = 0;
     let high = starts.length;
     while (low < high) {
@@ -88,24 +100,25 @@ export function bodyAvailability(structure: NoteStructure): (index: number) => b
       if (starts[middle] < windowStart) low = middle + 1;
       else high = middle;
     }
-    return low < starts.length && starts[low] < windowEnd[index];
+    return low < starts.length && (windowEnd[index] === -1 || starts[low] < windowEnd[index]);
   };
 }
 
 /** The reference definition, scanned directly (only for structures without offsets, which analysis never yields). */
-function hasBodyContentByScan(structure: NoteStructure, index: number): boolean {
-  const heading = structure.headings[index];
-  if (!heading) return false;
-  const windowStart = heading.end ?? 0;
+function hasBodyContentByScan(structure: StructureColumns, index: number): boolean {
+  if (!(index >= 0 && index < structure.headingCount)) return false;
+  const { headingCount, headingLevel, headingStart, headingEnd, blockCount, blockStart, blockSubstantive } = structure;
+  const windowStart = headingEnd[index] === -1 ? 0 : headingEnd[index];
   let windowEnd = Number.POSITIVE_INFINITY;
-  for (let next = index + 1; next < structure.headings.length; next += 1) {
-    const candidate = structure.headings[next];
-    if (candidate.level <= heading.level && candidate.start != null) {
-      windowEnd = candidate.start;
+  for (let next = index + 1; next < headingCount; next += 1) {
+    if (headingLevel[next] <= headingLevel[index] && headingStart[next] !== -1) {
+      windowEnd = headingStart[next];
       break;
     }
   }
-  return structure.blocks.some(
-    (block) => block.substantive && block.start != null && block.start >= windowStart && block.start < windowEnd,
-  );
+  for (let block = 0; block < blockCount; block++) {
+    const start = blockStart[block];
+    if (blockSubstantive[block] !== 0 && start !== -1 && start >= windowStart && start < windowEnd) return true;
+  }
+  return false;
 }

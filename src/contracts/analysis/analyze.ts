@@ -7,20 +7,27 @@
  * reads as U+FFFD (the block scan treats the two alike; definition labels
  * are mapped here). Linear bound: O(n): one block scan, one inline pass per
  * heading or undecided paragraph source that holds inline syntax (each
- * source is read at most twice), and a linear normalization of each
- * heading's text. With `textLimit`, headings past the first `textLimit`
- * keep their level and offsets but get '' as text and cost no inline work
- * (the contracts publish only the first MAX_NOTE_HEADINGS texts). The
- * definitions' normalized labels are gathered only when an inline pass
- * runs.
+ * source is read at most once: a published heading's plain text is kept for
+ * the block bit it may also decide), and a linear normalization of each
+ * heading's text. The request path gets columns (analyzeNoteColumns): no
+ * object per heading or block. With `textLimit`, headings past the first
+ * `textLimit` keep their level and offsets but get '' as text and cost no
+ * inline work (the contracts publish only the first MAX_NOTE_HEADINGS
+ * texts). The definitions' labels become strings, normalized, only when an
+ * inline pass runs.
  */
 import { hasJsNonWhitespace } from './chars';
 import { scanBlocks } from './block-scan';
 import { normalizeHeadingText } from './heading-text';
 import { inlinePlainText, normalizeLabel } from './inline-engine';
-import { assertBodyWithinCap, type NoteStructure } from './structure';
+import { assertBodyWithinCap, structureOf, type NoteStructure, type StructureColumns } from './structure';
 
 export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY): NoteStructure {
+  return structureOf(analyzeNoteColumns(body, textLimit));
+}
+
+/** analyzeNote's result as columns (the builders' form on the request path): no object per heading or block. */
+export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INFINITY): StructureColumns {
   assertBodyWithinCap(body);
   // Offsets count from after a leading BOM, as micromark's do.
   const source = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
@@ -33,32 +40,48 @@ export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY):
   const definedLabels = (): Set<string> => {
     if (definitions !== null) return definitions;
     definitions = new Set<string>();
-    for (const label of scan.labels) definitions.add(normalizeLabel(label.indexOf('\0') === -1 ? label : label.replaceAll('\0', '\uFFFD')));
+    for (let index = 0; index < scan.labels.count; index++) {
+      const label = scan.labels.label(index);
+      definitions.add(normalizeLabel(label.indexOf('\0') === -1 ? label : label.replaceAll('\0', '\uFFFD')));
+    }
     return definitions;
   };
 
-  const plain: (string | undefined)[] = new Array(scan.sources.length);
   const plainText = (index: number): string => {
-    const cached = plain[index];
-    if (cached !== undefined) return cached;
     const lines = scan.sources.lines(source, index);
     // Without a char that can begin inline syntax, the text nodes hold the lines as written; every
     // difference (line endings, a hard break's spaces) is whitespace that the heading text folds and
     // the substance test ignores, so the inline pass would give the same answer.
-    return (plain[index] = hasInlineSyntax(lines) ? inlinePlainText(lines, definedLabels()) : lines.join('\n'));
+    return hasInlineSyntax(lines) ? inlinePlainText(lines, definedLabels()) : lines.join('\n');
   };
 
+  const { headings, blocks } = scan;
+  const headingTexts: string[] = new Array(Math.min(headings.count, textLimit));
+  // A heading's source can also decide a block's bit (a heading in a container): the published ones
+  // keep their plain text here, so no source is read twice.
+  const headingPlain = blocks.pendCount > 0 ? new Map<number, string>() : null;
+  for (let index = 0; index < headingTexts.length; index++) {
+    const plain = plainText(headings.source[index]);
+    headingPlain?.set(headings.source[index], plain);
+    headingTexts[index] = normalizeHeadingText(plain);
+  }
+  // Pending sources decide the bits still 0, in place.
+  const substantive = blocks.substantive;
+  for (let index = 0; index < blocks.count; index++) {
+    for (let entry = blocks.pendingFirst[index]; substantive[index] === 0 && entry !== -1; entry = blocks.pendNext[entry]) {
+      const source = blocks.pendSource[entry];
+      if (hasJsNonWhitespace(headingPlain?.get(source) ?? plainText(source))) substantive[index] = 1;
+    }
+  }
   return {
-    headings: scan.headings.map((heading, index) => ({
-      level: heading.level,
-      text: index < textLimit ? normalizeHeadingText(plainText(heading.source)) : '',
-      start: heading.start,
-      end: heading.end,
-    })),
-    blocks: scan.blocks.map((block) => ({
-      start: block.start,
-      substantive: block.substantive || (block.pending !== null && block.pending.some((source) => hasJsNonWhitespace(plainText(source)))),
-    })),
+    headingCount: headings.count,
+    headingLevel: headings.level,
+    headingStart: headings.start,
+    headingEnd: headings.end,
+    headingTexts,
+    blockCount: blocks.count,
+    blockStart: blocks.start,
+    blockSubstantive: substantive,
   };
 }
 

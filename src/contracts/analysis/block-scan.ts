@@ -26,14 +26,14 @@ import {
   LF, CR, isDigit, isJsWhitespace,
 } from './chars';
 import { HtmlEnd, HtmlKind, htmlLineCloses, htmlOpening } from './html-flow';
-import { atxContent, atxOpeningEnd, fenceOpening, isClosingFence, isSetextUnderline } from './leaf-lines';
-import { endContent } from './content';
+import { atxContentEnd, atxContentStart, atxOpeningEnd, fenceOpening, isClosingFence, isSetextUnderline } from './leaf-lines';
+import { endContent, type ContentLines } from './content';
 import { ContainerStack, IntStack, newContainer, type Container } from './containers';
 import { LineCursor, isThematicBreak } from './cursor';
-import { InlineSources, type ContentHost, type ScanResult, type ScannedBlock, type ScannedHeading } from './scan-types';
+import { BlockTable, DefinitionLabels, HeadingTable, InlineSources, type ContentHost, type ScanResult } from './scan-types';
 
-export type { ScanResult, ScannedBlock, ScannedHeading } from './scan-types';
-export { InlineSources } from './scan-types';
+export type { ScanResult } from './scan-types';
+export { BlockTable, HeadingTable, InlineSources } from './scan-types';
 
 const enum Flow {
   None,
@@ -66,11 +66,8 @@ export class BlockScanner extends LineCursor implements ContentHost {
   /** Record that the current flow construct contributes to; -1 when it is itself top level. */
   private owner = -1;
 
-  // Content (paragraph / definitions) in progress: line starts, ends and start columns, reused.
-  private readonly contentStarts: number[] = [];
-  private readonly contentEnds: number[] = [];
-  private readonly contentColumns: number[] = [];
-  private contentLines = 0;
+  /** Content (paragraph / definitions) in progress: line starts, ends and start columns, reused. */
+  private readonly content: ContentLines = { starts: NO_INTS, ends: NO_INTS, columns: NO_INTS, count: 0 };
   // Fenced code in progress.
   private fenceMarker = 0;
   private fenceSize = 0;
@@ -86,10 +83,10 @@ export class BlockScanner extends LineCursor implements ContentHost {
   private prefixColumns = 0;
   private blank = false;
 
-  readonly headings: ScannedHeading[] = [];
-  readonly blocks: ScannedBlock[] = [];
+  readonly headings = new HeadingTable();
+  readonly blocks = new BlockTable();
   readonly sources = new InlineSources();
-  readonly labels: string[] = [];
+  readonly labels = new DefinitionLabels(this.body);
 
   run(): ScanResult {
     const { body, len } = this;
@@ -322,8 +319,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
 
   private push(container: Container, markerAt: number): void {
     if (this.stack.length === 0) {
-      this.topRecord = this.blocks.length;
-      this.blocks.push({ start: markerAt, substantive: false, pending: null });
+      this.topRecord = this.blocks.add(markerAt);
     }
     if (container.quote) {
       this.quoteIndices.push(this.stack.length);
@@ -510,13 +506,12 @@ export class BlockScanner extends LineCursor implements ContentHost {
   /** Record that a construct starting now contributes to, creating a top-level record if needed. */
   private ownerFor(depth: number, start: number): number {
     if (depth > 0) return this.topRecord;
-    this.blocks.push({ start, substantive: false, pending: null });
-    return this.blocks.length - 1;
+    return this.blocks.add(start);
   }
 
   private leafContributes(depth: number, start: number, substantive: boolean): void {
     const record = this.ownerFor(depth, start);
-    if (substantive) this.blocks[record].substantive = true;
+    if (substantive) this.blocks.substantive[record] = 1;
   }
 
   private startLeaf(flow: Flow, start: number): void {
@@ -531,12 +526,12 @@ export class BlockScanner extends LineCursor implements ContentHost {
 
   /** A code line's value is substantive when it holds a non-whitespace char after the containers. */
   private codeLine(): void {
-    const record = this.blocks[this.leafRecord];
-    if (record.substantive) return;
+    const blocks = this.blocks;
+    if (blocks.substantive[this.leafRecord] !== 0) return;
     const body = this.body;
     for (let at = this.chunkPos; at < this.lineEnd; at++) {
       if (!isJsWhitespace(body.charCodeAt(at))) {
-        record.substantive = true;
+        blocks.substantive[this.leafRecord] = 1;
         return;
       }
     }
@@ -546,17 +541,11 @@ export class BlockScanner extends LineCursor implements ContentHost {
     const start = this.firstNonSpace;
     const openEnd = atxOpeningEnd(this.body, start, this.lineEnd);
     if (openEnd === -1) return false;
-    const [from, to] = atxContent(this.body, openEnd, this.lineEnd);
-    const source = this.sources.addLine(from, to);
-    this.headings.push({ level: openEnd - start, start, end: this.lineEnd, source });
-    if (depth > 0) this.pendOn(this.topRecord, source);
+    const from = atxContentStart(this.body, openEnd, this.lineEnd);
+    const source = this.sources.addLine(from, atxContentEnd(this.body, from, this.lineEnd));
+    this.headings.add(openEnd - start, start, this.lineEnd, source);
+    if (depth > 0) this.blocks.pendOn(this.topRecord, source);
     return true;
-  }
-
-  /** The block's bit waits on `source` unless it is already known to be true. */
-  pendOn(record: number, source: number): void {
-    const block = this.blocks[record];
-    if (!block.substantive) (block.pending ??= []).push(source);
   }
 
   // ---------------------------------------------------------------- html
@@ -568,7 +557,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
     this.htmlKind = opening.kind;
     this.startLeaf(Flow.Html, this.chunkPos);
     // The value starts with `<`, so an html block is always substantive.
-    this.blocks[this.leafRecord].substantive = true;
+    this.blocks.substantive[this.leafRecord] = 1;
     if (opening.kind <= HtmlKind.Cdata && opening.closesOnOpeningLine) this.endLeaf();
     return opening.kind;
   }
@@ -579,29 +568,39 @@ export class BlockScanner extends LineCursor implements ContentHost {
     this.flow = Flow.Content;
     // Top-level content gets its records when it ends (definitions split it).
     this.owner = this.stack.length > 0 ? this.topRecord : -1;
-    this.contentLines = 0;
+    this.content.count = 0;
     this.addContentLine();
   }
 
   private addContentLine(): void {
-    this.contentStarts[this.contentLines] = this.firstNonSpace;
-    this.contentEnds[this.contentLines] = this.lineEnd;
-    this.contentColumns[this.contentLines] = this.firstNonSpaceColumn;
-    this.contentLines++;
+    const content = this.content;
+    const line = content.count;
+    if (line === content.starts.length) {
+      content.starts = doubled(content.starts);
+      content.ends = doubled(content.ends);
+      content.columns = doubled(content.columns);
+    }
+    content.starts[line] = this.firstNonSpace;
+    content.ends[line] = this.lineEnd;
+    content.columns[line] = this.firstNonSpaceColumn;
+    content.count = line + 1;
   }
 
   /** See content.ts; false when a setext underline found only definitions. */
   private endContent(setext: boolean): boolean {
     this.flow = Flow.None;
     const level = setext ? (this.body.charCodeAt(this.firstNonSpace) === EQUALS ? 1 : 2) : 0;
-    return endContent(
-      this,
-      { starts: this.contentStarts, ends: this.contentEnds, columns: this.contentColumns, count: this.contentLines },
-      this.owner,
-      level,
-      this.lineEnd,
-    );
+    return endContent(this, this.content, this.owner, level, this.lineEnd);
   }
+}
+
+/** The empty start of the content columns (a note without paragraphs allocates none). */
+const NO_INTS = new Int32Array(0);
+
+function doubled(column: Int32Array): Int32Array {
+  const wider = new Int32Array(Math.max(16, column.length * 2));
+  wider.set(column);
+  return wider;
 }
 
 

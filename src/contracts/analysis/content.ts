@@ -12,11 +12,12 @@ import { AMP, HASH, LBRACKET, LF, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumer
 import { parseDefinition } from './definitions';
 import type { ContentHost } from './scan-types';
 
+/** The content's lines: entries 0 .. count - 1 of the columns (which the block scan reuses and grows). */
 export interface ContentLines {
-  starts: number[];
-  ends: number[];
+  starts: Int32Array;
+  ends: Int32Array;
   /** micromark column each line starts at. */
-  columns: number[];
+  columns: Int32Array;
   count: number;
 }
 
@@ -27,7 +28,7 @@ export interface ContentLines {
  * itself top level. Returns false when only definitions were found.
  */
 export function endContent(
-  host: ContentHost & { pendOn(record: number, source: number): void },
+  host: ContentHost,
   lines: ContentLines,
   owner: number,
   level: number,
@@ -40,22 +41,22 @@ export function endContent(
   if (restLine >= count) return false;
   if (level > 0) {
     const index = host.sources.add(starts, ends, restLine, count);
-    host.headings.push({ level, start: starts[0], end: underlineEnd, source: index });
-    if (!topLevel) host.pendOn(owner, index);
+    host.headings.add(level, starts[0], underlineEnd, index);
+    if (!topLevel) host.blocks.pendOn(owner, index);
     return true;
   }
+  const blocks = host.blocks;
   let record: number;
   if (topLevel) {
-    record = host.blocks.length;
-    host.blocks.push({ start: starts[restLine], substantive: false, pending: null });
+    record = blocks.add(starts[restLine]);
   } else {
     record = owner;
-    if (host.blocks[record].substantive) return true;
+    if (blocks.substantive[record] !== 0) return true;
   }
   if (paragraphIsSubstantive(body, starts[restLine], ends[count - 1])) {
-    host.blocks[record].substantive = true;
+    blocks.substantive[record] = 1;
   } else {
-    host.pendOn(record, host.sources.add(starts, ends, restLine, count));
+    blocks.pendOn(record, host.sources.add(starts, ends, restLine, count));
   }
   return true;
 }
@@ -105,7 +106,11 @@ function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boole
   let contiguous = true;
   for (let line = 1; line < count && contiguous; line++) contiguous = starts[line] === ends[line - 1] + 1 && body.charCodeAt(ends[line - 1]) === LF;
   let text: string;
+  /** Where the labels' offsets point: the body (offsets shifted by `base`) or the joined text. */
+  let labelText = -1;
+  let base = 0;
   if (contiguous) {
+    base = starts[0];
     for (let line = 0; line < count; line++) lineStarts[line] = starts[line] - starts[0];
     text = body.slice(starts[0], ends[count - 1]);
   } else {
@@ -117,12 +122,13 @@ function takeDefinitions(host: ContentHost, lines: ContentLines, topLevel: boole
       offset += ends[line] - starts[line] + 1;
     }
     text = parts.join('\n');
+    labelText = host.labels.addText(text);
   }
   let line = 0;
   while (line < count && text.charCodeAt(lineStarts[line]) === LBRACKET) {
-    const end = parseDefinition(text, lineStarts[line], line, columns, host.labels);
+    const end = parseDefinition(text, lineStarts[line], line, columns, host.labels, labelText, base);
     if (end === -1) break;
-    if (topLevel) host.blocks.push({ start: starts[line], substantive: false, pending: null });
+    if (topLevel) host.blocks.add(starts[line]);
     // The definition ends at a line end: the next one starts on the following line.
     let next = line + 1;
     while (next < count && lineStarts[next] <= end) next++;

@@ -9,6 +9,7 @@
  * the caller stops at the first failure, so a content run is read O(1)
  * times in total (a title scan that fails ends the definitions).
  */
+import type { DefinitionLabels } from './scan-types';
 import { BACKSLASH, COLON, CR, DEL, GT, LBRACKET, LF, LPAREN, LT, QUOTE, APOS, RBRACKET, RPAREN, SPACE, TAB } from './chars';
 
 /** Reads as U+FFFD (micromark's preprocessing), so it is no control char in a destination. */
@@ -19,17 +20,20 @@ const MAX_LABEL_CODES = 999;
 
 /**
  * The definition starting at `start` (a `[` at the start of line `line`):
- * the index of the line ending (or text end) that closes it, its label
- * (whitespace runs folded to one space) pushed onto `labels`; or -1 and
- * nothing pushed (no object per definition). `lineColumns` holds the
- * micromark column (0-based, tabs to multiples of 4) each line starts at.
+ * the index of the line ending (or text end) that closes it, its label's
+ * range added to `labels` (in text `labelText`, offsets shifted by `base`:
+ * see DefinitionLabels.add); or -1 and nothing added (no object or string
+ * per definition). `lineColumns` holds the micromark column (0-based, tabs
+ * to multiples of 4) each line starts at.
  */
 export function parseDefinition(
   text: string,
   start: number,
   line: number,
-  lineColumns: readonly number[],
-  labels: string[],
+  lineColumns: ArrayLike<number>,
+  labels: DefinitionLabels,
+  labelText: number,
+  base: number,
 ): number {
   // Label.
   let at = start + 1;
@@ -68,7 +72,7 @@ export function parseDefinition(
     at++;
     if (codes > MAX_LABEL_CODES) return -1;
   }
-  const rawLabel = text.slice(start + 1, at);
+  const labelEnd = at;
   at++;
   if (codeAt(text, at) !== COLON) return -1;
   at++;
@@ -119,14 +123,14 @@ export function parseDefinition(
   // Optional title, which needs whitespace (or a line ending) before it.
   const titleEnd = parseTitleAfter(text, destinationEnd);
   if (titleEnd !== -1) {
-    labels.push(foldLabel(rawLabel));
+    labels.add(labelText, base + start + 1, base + labelEnd);
     return titleEnd;
   }
   at = destinationEnd;
   while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
   code = codeAt(text, at);
   if (code === -1 || code === LF) {
-    labels.push(foldLabel(rawLabel));
+    labels.add(labelText, base + start + 1, base + labelEnd);
     return at;
   }
   return -1;
@@ -183,7 +187,7 @@ function parseTitleAfter(text: string, at: number): number {
  * need nothing folded and are returned as they are: a global regex replace allocates about 100 bytes
  * per call even without a match (1 MB for 10,000 definitions).
  */
-function foldLabel(raw: string): string {
+export function foldLabel(raw: string): string {
   for (let at = 0; at < raw.length; at++) {
     const code = raw.charCodeAt(at);
     if (code === TAB || code === LF || code === CR || (code === SPACE && raw.charCodeAt(at + 1) === SPACE)) {

@@ -4,7 +4,7 @@
  * leaf-lines.ts), the inline pass behind inline-engine.ts, and heading-text
  * normalization. No I/O and no Node APIs: it runs in workerd.
  */
-export { analyzeNote } from './analyze';
+export { analyzeNote, analyzeNoteColumns } from './analyze';
 export { scanBlocks, type ScanResult } from './block-scan';
 export { runContractsWith, type Analyzer, type ContractPayloads } from './contracts';
 export * from './structure';

@@ -16,10 +16,15 @@ export function atxOpeningEnd(body: string, start: number, end: number): number 
   return code === SPACE || code === TAB ? at : -1;
 }
 
-/** The heading text range of an ATX line whose opening ends at `openEnd`: [from, to). */
-export function atxContent(body: string, openEnd: number, end: number): [number, number] {
+/** Start of the heading text of an ATX line whose opening ends at `openEnd`. */
+export function atxContentStart(body: string, openEnd: number, end: number): number {
   let from = openEnd;
   while (from < end && isBlank(body.charCodeAt(from))) from++;
+  return from;
+}
+
+/** End of the heading text that starts at `from` (atxContentStart): the closing sequence and blanks removed. */
+export function atxContentEnd(body: string, from: number, end: number): number {
   let to = end;
   while (to > from && isBlank(body.charCodeAt(to - 1))) to--;
   if (to > from && body.charCodeAt(to - 1) === HASH) {
@@ -31,7 +36,7 @@ export function atxContent(body: string, openEnd: number, end: number): [number,
       while (to > from && isBlank(body.charCodeAt(to - 1))) to--;
     }
   }
-  return [from, to];
+  return to;
 }
 
 /** Opening fence length (>= 3) at `start`, or 0; backtick fences take no backtick after the run. */

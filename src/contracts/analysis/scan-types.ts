@@ -1,72 +1,196 @@
 /**
- * What the block scan hands to the analysis entry point. Invariant: every
- * offset is a UTF-16 offset into the scanned text. Linear bound: O(1) per
- * call, O(lines) for InlineSources.lines.
+ * What the block scan hands to the analysis entry point: flat tables of
+ * int32 columns (headings, top-level blocks, inline sources, definition
+ * label ranges) rather than an
+ * object per record, so a note of 100,000 headings or blocks costs a few
+ * bytes per record and no per-record garbage. Invariant: every offset is a
+ * UTF-16 offset into the scanned text; record i of a table is the values at
+ * index i of its columns, in the order the scan added them. Linear bound:
+ * O(1) amortized per add (columns double), O(lines) for InlineSources.lines,
+ * O(label length) for DefinitionLabels.label.
  */
+import { foldLabel } from './definitions';
+
+/** The empty start of every column (shared: a scan of a small note allocates only the columns it fills). */
+const NO_INTS = new Int32Array(0);
+const NO_BYTES = new Uint8Array(0);
+
+/** `column` copied into one at least twice as long (at least 16) and at least `needed` long. */
+function widened(column: Int32Array, needed: number): Int32Array {
+  let capacity = Math.max(16, 2 * column.length);
+  while (capacity < needed) capacity *= 2;
+  const wider = new Int32Array(capacity);
+  wider.set(column);
+  return wider;
+}
+
 /**
- * The inline sources (a heading's text lines or a paragraph's lines, container prefixes removed),
- * flat: source i is lines first[i] .. first[i + 1] - 1 of one table of [start, end) offsets, so a
- * source costs two or three numbers, not an object and two arrays (a note of 100,000 headings).
+ * The inline sources (a heading's text lines or a paragraph's lines, container prefixes removed):
+ * source i is lines first[i] .. first[i + 1] - 1 of one table of [start, end) offsets.
  */
 export class InlineSources {
-  private readonly first: number[] = [0];
-  private readonly bounds: number[] = [];
-
-  get length(): number {
-    return this.first.length - 1;
-  }
+  length = 0;
+  private first: Int32Array = NO_INTS;
+  private bounds: Int32Array = NO_INTS;
+  private lineCount = 0;
 
   /** Adds the source of lines [from, to) of `starts`/`ends`; returns its index. */
-  add(starts: readonly number[], ends: readonly number[], from: number, to: number): number {
-    for (let line = from; line < to; line++) this.bounds.push(starts[line] as number, ends[line] as number);
-    this.first.push(this.bounds.length >> 1);
-    return this.first.length - 2;
+  add(starts: ArrayLike<number>, ends: ArrayLike<number>, from: number, to: number): number {
+    if (2 * (this.lineCount + to - from) > this.bounds.length) this.bounds = widened(this.bounds, 2 * (this.lineCount + to - from));
+    for (let line = from; line < to; line++) {
+      this.bounds[2 * this.lineCount] = starts[line];
+      this.bounds[2 * this.lineCount + 1] = ends[line];
+      this.lineCount++;
+    }
+    return this.close();
   }
 
   /** Adds a one-line source [start, end); returns its index. */
   addLine(start: number, end: number): number {
-    this.bounds.push(start, end);
-    this.first.push(this.bounds.length >> 1);
-    return this.first.length - 2;
+    if (2 * this.lineCount + 2 > this.bounds.length) this.bounds = widened(this.bounds, 2 * this.lineCount + 2);
+    this.bounds[2 * this.lineCount] = start;
+    this.bounds[2 * this.lineCount + 1] = end;
+    this.lineCount++;
+    return this.close();
+  }
+
+  private close(): number {
+    if (this.length + 2 > this.first.length) this.first = widened(this.first, this.length + 2);
+    this.first[++this.length] = this.lineCount;
+    return this.length - 1;
   }
 
   /** The lines of source `index`, each as a slice of `text`. */
   lines(text: string, index: number): string[] {
-    const from = this.first[index] as number;
-    const lines: string[] = new Array((this.first[index + 1] as number) - from);
+    const from = this.first[index];
+    const lines: string[] = new Array(this.first[index + 1] - from);
     for (let line = 0; line < lines.length; line++) lines[line] = text.slice(this.bounds[2 * (from + line)], this.bounds[2 * (from + line) + 1]);
     return lines;
   }
 }
 
-export interface ScannedHeading {
-  level: number;
-  start: number;
-  end: number;
-  /** Index into ScanResult.sources. */
-  source: number;
+/** Every heading in document pre-order: level (1-6), node offsets [start, end), index into the sources. */
+export class HeadingTable {
+  count = 0;
+  level: Int32Array = NO_INTS;
+  start: Int32Array = NO_INTS;
+  end: Int32Array = NO_INTS;
+  source: Int32Array = NO_INTS;
+
+  add(level: number, start: number, end: number, source: number): void {
+    if (this.count === this.level.length) {
+      const needed = this.count + 1;
+      this.level = widened(this.level, needed);
+      this.start = widened(this.start, needed);
+      this.end = widened(this.end, needed);
+      this.source = widened(this.source, needed);
+    }
+    this.level[this.count] = level;
+    this.start[this.count] = start;
+    this.end[this.count] = end;
+    this.source[this.count] = source;
+    this.count++;
+  }
 }
 
-export interface ScannedBlock {
-  start: number;
-  substantive: boolean;
-  /** Sources whose substance decides the bit when `substantive` is still false. */
-  pending: number[] | null;
+/**
+ * The top-level non-heading blocks in order: start offset, whether the block is known substantive
+ * (1/0), and a linked list of the inline sources whose substance decides the bit when it is still 0
+ * (pendingFirst[i] is -1 or an entry; pendSource[e] is its source, pendNext[e] the next entry or -1).
+ * The bit is the "or" over the list, so the list's order does not matter: entries are prepended.
+ */
+export class BlockTable {
+  count = 0;
+  start: Int32Array = NO_INTS;
+  substantive: Uint8Array = NO_BYTES;
+  pendingFirst: Int32Array = NO_INTS;
+  pendCount = 0;
+  pendSource: Int32Array = NO_INTS;
+  pendNext: Int32Array = NO_INTS;
+
+  /** Adds a block starting at `start`, not (yet) substantive; returns its index. */
+  add(start: number): number {
+    if (this.count === this.start.length) {
+      const needed = this.count + 1;
+      this.start = widened(this.start, needed);
+      this.pendingFirst = widened(this.pendingFirst, needed);
+      const substantive = new Uint8Array(this.start.length);
+      substantive.set(this.substantive);
+      this.substantive = substantive;
+    }
+    this.start[this.count] = start;
+    this.substantive[this.count] = 0;
+    this.pendingFirst[this.count] = -1;
+    return this.count++;
+  }
+
+  /** The block's bit waits on `source` unless it is already known to be true. */
+  pendOn(record: number, source: number): void {
+    if (this.substantive[record] !== 0) return;
+    if (this.pendCount === this.pendSource.length) {
+      this.pendSource = widened(this.pendSource, this.pendCount + 1);
+      this.pendNext = widened(this.pendNext, this.pendCount + 1);
+    }
+    const entry = this.pendCount++;
+    this.pendSource[entry] = source;
+    this.pendNext[entry] = this.pendingFirst[record];
+    this.pendingFirst[record] = entry;
+  }
+}
+
+/**
+ * The raw label of every definition, in order, as a [start, end) range of a text: the scanned body
+ * (text -1) or a content run joined from its lines (text i >= 0, when its lines were not one slice of
+ * the body). Labels become strings only when asked for (an inline pass needs them).
+ */
+export class DefinitionLabels {
+  count = 0;
+  private readonly texts: string[] = [];
+  private text: Int32Array = NO_INTS;
+  private start: Int32Array = NO_INTS;
+  private end: Int32Array = NO_INTS;
+
+  constructor(private readonly body: string) {}
+
+  /** Registers a joined content text; returns its index for `add`. */
+  addText(text: string): number {
+    this.texts.push(text);
+    return this.texts.length - 1;
+  }
+
+  add(text: number, start: number, end: number): void {
+    if (this.count === this.text.length) {
+      const needed = this.count + 1;
+      this.text = widened(this.text, needed);
+      this.start = widened(this.start, needed);
+      this.end = widened(this.end, needed);
+    }
+    this.text[this.count] = text;
+    this.start[this.count] = start;
+    this.end[this.count] = end;
+    this.count++;
+  }
+
+  /** Label `index` as written, whitespace runs (line endings included) folded to one space. */
+  label(index: number): string {
+    const text = this.text[index] === -1 ? this.body : this.texts[this.text[index]];
+    return foldLabel(text.slice(this.start[index], this.end[index]));
+  }
 }
 
 export interface ScanResult {
-  headings: ScannedHeading[];
-  blocks: ScannedBlock[];
+  headings: HeadingTable;
+  blocks: BlockTable;
   sources: InlineSources;
-  /** Labels of every definition (raw text, whitespace runs folded to one space). */
-  labels: string[];
+  /** Labels of every definition. */
+  labels: DefinitionLabels;
 }
 
 /** The scan state the content step (content.ts) reads and appends to. */
 export interface ContentHost {
   readonly body: string;
-  readonly headings: ScannedHeading[];
-  readonly blocks: ScannedBlock[];
+  readonly headings: HeadingTable;
+  readonly blocks: BlockTable;
   readonly sources: InlineSources;
-  readonly labels: string[];
+  readonly labels: DefinitionLabels;
 }

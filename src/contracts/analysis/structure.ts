@@ -1,7 +1,9 @@
 /**
  * What the four body-reading contracts need from a note's Markdown, and the
- * input cap. Invariant: builders see only a NoteStructure, never a parse
- * tree. Linear bound: O(1) (types and one length check).
+ * input cap. Invariant: builders see only a NoteStructure or its columns
+ * (StructureColumns, the request path's form), never a parse tree; the two
+ * convert into each other without loss. Linear bound: O(1) for the types and
+ * the length check, O(headings + blocks) for a conversion.
  */
 import { ContractError } from '../errors';
 
@@ -34,4 +36,57 @@ export interface NoteStructure {
 /** Refuses (never parses) a body longer than 1,000,000 UTF-16 code units. */
 export function assertBodyWithinCap(body: string): void {
   if (body.length > MAX_NOTE_INPUT_CHARS) throw new ContractError('NoteTooLarge');
+}
+
+/**
+ * A NoteStructure as columns (the form the builders read on the request path, with no object per
+ * heading or block): heading i has headingLevel[i], headingStart[i], headingEnd[i] (-1 for null) and,
+ * for i < headingTexts.length, text headingTexts[i] (later texts are ''); block i has blockStart[i]
+ * (-1 for null) and blockSubstantive[i] (1 or 0).
+ */
+export interface StructureColumns {
+  headingCount: number;
+  headingLevel: ArrayLike<number>;
+  headingStart: ArrayLike<number>;
+  headingEnd: ArrayLike<number>;
+  headingTexts: readonly string[];
+  blockCount: number;
+  blockStart: ArrayLike<number>;
+  blockSubstantive: ArrayLike<number>;
+}
+
+/** The columns of a NoteStructure (the oracle's, or one built by hand). */
+export function columnsOf(structure: NoteStructure): StructureColumns {
+  const { headings, blocks } = structure;
+  return {
+    headingCount: headings.length,
+    headingLevel: headings.map((heading) => heading.level),
+    headingStart: headings.map((heading) => heading.start ?? -1),
+    headingEnd: headings.map((heading) => heading.end ?? -1),
+    headingTexts: headings.map((heading) => heading.text),
+    blockCount: blocks.length,
+    blockStart: blocks.map((block) => block.start ?? -1),
+    blockSubstantive: blocks.map((block) => (block.substantive ? 1 : 0)),
+  };
+}
+
+/** The NoteStructure the columns hold. */
+export function structureOf(columns: StructureColumns): NoteStructure {
+  const headings: HeadingInfo[] = new Array(columns.headingCount);
+  for (let index = 0; index < columns.headingCount; index++) {
+    const start = columns.headingStart[index];
+    const end = columns.headingEnd[index];
+    headings[index] = {
+      level: columns.headingLevel[index],
+      text: index < columns.headingTexts.length ? columns.headingTexts[index] : '',
+      start: start === -1 ? null : start,
+      end: end === -1 ? null : end,
+    };
+  }
+  const blocks: BlockInfo[] = new Array(columns.blockCount);
+  for (let index = 0; index < columns.blockCount; index++) {
+    const start = columns.blockStart[index];
+    blocks[index] = { start: start === -1 ? null : start, substantive: columns.blockSubstantive[index] !== 0 };
+  }
+  return { headings, blocks };
 }
