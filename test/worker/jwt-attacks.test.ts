@@ -16,7 +16,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from 'jose';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import { TOKEN_REFUSALS } from '../../src/auth/jwt';
-import { PREVIOUS_SECRET, REST_ROUTES, SESSION_SECRET, TOOLS, callWorker, mcpPost, testEnv } from '../support/worker/harness';
+import { PREVIOUS_SECRET, REST_ROUTES, SESSION_SECRET, TOOLS, callWorker, testEnv } from '../support/worker/harness';
 
 const NOTE_PATH = 'auth/probe.md';
 const NOTE_HEADING = 'Probe heading';
