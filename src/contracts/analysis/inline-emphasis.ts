@@ -145,7 +145,7 @@ export class EmphasisRuns {
         const g = depth * FRAME;
         frames[g + F_CLOSER] = inside;
         frames[g + F_FLOOR] = NONE;
-        frames.fill(NONE, g + F_BOTTOM, g + FRAME);
+        for (let k = g + F_BOTTOM; k < g + FRAME; k++) frames[k] = NONE;
         depth++;
       }
     }

@@ -51,6 +51,16 @@ export const SHAPES: Shape[] = [
   { name: 'openers and closers multiple of 3', kind: 'inline', build: (chars) => 'a**b' + repeatTo('c* ', chars - 4) },
   { name: 'link openers and emph closers `[ a_`', kind: 'inline', build: run('[ a_') },
   { name: 'hard link/emph case', kind: 'inline', build: run('**x [a*b**c*](d) ') },
+  // micromark matches again the runs inside each new emphasis (inline-emphasis.ts): flat and nested.
+  { name: 'emphasis matched again `_a **b****c*d_ `', kind: 'inline', build: run('_a **b****c*d_ ') },
+  {
+    name: 'nested emphasis matched again',
+    kind: 'inline',
+    build: (chars) => {
+      const half = Math.max(1, Math.floor((chars - 1) / 15));
+      return '_a **b'.repeat(half) + 'x' + 'b****c*d_'.repeat(half);
+    },
+  },
   {
     name: 'nested brackets',
     kind: 'inline',
