@@ -62,6 +62,8 @@ export class LinkScanner {
   private nearTo = -1;
   /** Chars raw destinations may still scan directly past the per-query budget (see rawDestination). */
   private directSpare: number;
+  /** Where the last direct destination scan stopped reading (the index after its last char read). */
+  scanStop = 0;
   private nextNonSpace: Int32Array | null = null;
   private parens: ParenTables | null = null;
   private quoteTitles: TitleSearch | null = null;
@@ -174,9 +176,9 @@ export class LinkScanner {
     const c = src.charCodeAt(i);
     if (Number.isNaN(c) || c === SPACE || c === RPAREN || isAsciiControl(c)) return -1;
     if (this.parens !== null) return this.parens.destinationEnd(i);
-    const end = scanRawDestination(src, i, DIRECT_BUDGET + this.directSpare);
+    const end = scanRawDestination(src, i, DIRECT_BUDGET + this.directSpare, this);
     if (end !== -2) {
-      const over = scanStop - i - DIRECT_BUDGET;
+      const over = this.scanStop - i - DIRECT_BUDGET;
       if (over > 0) this.directSpare -= over;
       return end;
     }
@@ -188,8 +190,6 @@ export class LinkScanner {
 
 /** Chars any raw destination may scan directly before the spare allowance is drawn on. */
 const DIRECT_BUDGET = 64;
-/** Where the last scanRawDestination stopped reading (the index after its last char read). */
-let scanStop = 0;
 
 /**
  * The closing marker of link titles with one closer kind: for content starting at i, the first
@@ -255,20 +255,21 @@ class TitleSearch {
 
 /**
  * micromark's raw destination (factoryDestination, paren depth limit 32) from i: its end, -1
- * when it fails, or -2 when it runs past `budget` characters undecided. Sets scanStop.
+ * when it fails, or -2 when it runs past `budget` characters undecided. Sets `read.scanStop`, the
+ * index after the last char it read.
  */
-function scanRawDestination(src: string, i: number, budget: number): number {
+function scanRawDestination(src: string, i: number, budget: number, read: { scanStop: number }): number {
   const stop = i + budget;
   let balance = 0;
   for (;;) {
     if (i >= stop) {
-      scanStop = i;
+      read.scanStop = i;
       return -2;
     }
     const c = src.charCodeAt(i);
     const end = Number.isNaN(c);
     if (balance === 0 && (end || c === RPAREN || isSpaceOrEol(c))) {
-      scanStop = i + 1;
+      read.scanStop = i + 1;
       return i;
     }
     if (c === LPAREN && balance < 32) {
@@ -282,7 +283,7 @@ function scanRawDestination(src: string, i: number, budget: number): number {
       continue;
     }
     if (end || c === SPACE || c === LPAREN || isAsciiControl(c)) {
-      scanStop = i + 1;
+      read.scanStop = i + 1;
       return -1;
     }
     i++;
