@@ -432,7 +432,8 @@ const SHORT_RUNS = 64;
  * Closing backtick runs for code spans: one lazy forward scan from the query point records the
  * last start of every run length it passes, and stops at the first run of the wanted length. A
  * scan that fails reaches the end of the source, so afterwards every length's last start is
- * known and a query with no run of its length ahead is answered without reading anything.
+ * known (and no longer recorded: later scans read runs before it) and a query with no run of its
+ * length ahead is answered without reading anything.
  * Queries arrive at increasing positions and the pass skips a code span it finds whole, so each
  * successful scan reads source no other scan reads, and at most one scan fails: O(n) overall.
  */
@@ -457,8 +458,11 @@ export class BacktickRuns {
       let end = at + 1;
       while (src.charCodeAt(end) === BACKTICK) end++;
       const length = end - at;
-      if (length < SHORT_RUNS) this.lastShort[length] = at;
-      else (this.lastLong ??= new Map()).set(length, at);
+      // Once a scan has reached the end, every last start is final: a later scan reads earlier runs.
+      if (!this.complete) {
+        if (length < SHORT_RUNS) this.lastShort[length] = at;
+        else (this.lastLong ??= new Map()).set(length, at);
+      }
       if (length === size) return at;
       at = src.indexOf('`', end);
     }

@@ -51,6 +51,28 @@ function naiveClose(src: string, size: number, from: number): number {
 }
 
 describe('BacktickRuns', () => {
+  it('keeps the last start of each length once a failed scan has reached the end', () => {
+    // The 2-run fails and completes the scan; the 1-run closing at 6 must not stand as the last 1-run.
+    const src = '``x` a` b`c`';
+    const runs = new BacktickRuns(src);
+    expect([runs.close(2, 2), runs.close(1, 4), runs.close(1, 10)]).toEqual([-1, 6, 11]);
+    // One long run that never closes, then single runs between words: every query after it.
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('`', 'x', ' ', 'y '), { maxLength: 40 }), fc.integer({ min: 2, max: 4 }), (pieces, opener) => {
+        const src = `${'`'.repeat(opener)}a${pieces.join('')}`;
+        const shared = new BacktickRuns(src);
+        for (let p = 0; p >= 0; ) {
+          let q = p;
+          while (src[q] === '`') q++;
+          const close = shared.close(q - p, q);
+          expect(close).toBe(naiveClose(src, q - p, q));
+          p = src.indexOf('`', close >= 0 ? close + (q - p) : q);
+        }
+      }),
+      { seed: 20261124, numRuns: 1000 },
+    );
+  });
+
   it('finds the closer a brute-force search finds, over a whole pass', () => {
     const piece = fc.oneof(
       { weight: 12, arbitrary: fc.constantFrom('`', '``', '```', 'x', 'x', ' ', '\\') },
