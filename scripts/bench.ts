@@ -201,15 +201,18 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** CPU ms (user + system) per call of `work`, over `repeat` calls in a row. */
+function cpuMsPerCall(work: () => unknown, repeat = 1): number {
+  const start = process.cpuUsage();
+  for (let index = 0; index < repeat; index++) work();
+  const spent = process.cpuUsage(start);
+  return (spent.user + spent.system) / 1000 / repeat;
+}
+
 function timeMedian(work: () => unknown, runs: number, warmup: number): number {
   for (let index = 0; index < warmup; index++) work();
   const times: number[] = [];
-  for (let index = 0; index < runs; index++) {
-    const start = process.cpuUsage();
-    work();
-    const spent = process.cpuUsage(start);
-    times.push((spent.user + spent.system) / 1000);
-  }
+  for (let index = 0; index < runs; index++) times.push(cpuMsPerCall(work));
   return median(times);
 }
 
@@ -222,12 +225,7 @@ const MIN_SAMPLE_MS = 2;
  * repeat count), so the growth of a 0.05 ms row is a ratio of times, not of jitter.
  */
 function timeSteady(work: () => unknown, runs: number, minWarmup = 3, maxWarmup = 10): { cold: number; median: number } {
-  const batch = (repeat: number): number => {
-    const start = process.cpuUsage();
-    for (let index = 0; index < repeat; index++) work();
-    const spent = process.cpuUsage(start);
-    return (spent.user + spent.system) / 1000 / repeat;
-  };
+  const batch = (repeat: number): number => cpuMsPerCall(work, repeat);
   const cold = batch(1);
   let previous = cold;
   for (let index = 0; index < maxWarmup; index++) {

@@ -106,6 +106,12 @@ function caseFold(c: number): number {
   return known !== 0 ? known : learnCaseFold(table, c);
 }
 
+/** The label fold of one UTF-16 unit: ASCII a-z upper-cased, others through caseFold (EXPANDS, SURROGATE). */
+function foldUnit(c: number): number {
+  if (c < 128) return c >= 97 && c <= 122 ? c - 32 : c;
+  return caseFold(c);
+}
+
 function learnCaseFold(table: Uint16Array, c: number): number {
   if (c >= 0xd800 && c <= 0xdfff) return (table[c] = SURROGATE);
   const mapped = String.fromCharCode(c).toLowerCase().toUpperCase();
@@ -261,17 +267,13 @@ export class LabelLookup {
         length++;
         pending = false;
       }
-      if (c < 128) {
-        if (c >= 97 && c <= 122) c -= 32;
-      } else {
-        c = caseFold(c);
-        if (c === SURROGATE) return this.definitions.has(normalizeLabel(src.slice(start, end)));
-        if (c === EXPANDS) {
-          const units = expansions.get(src.charCodeAt(k)) as string;
-          for (let u = 0; u < units.length; u++) hash = mix(hash, units.charCodeAt(u));
-          length += units.length;
-          continue;
-        }
+      c = foldUnit(c);
+      if (c === SURROGATE) return this.definitions.has(normalizeLabel(src.slice(start, end)));
+      if (c === EXPANDS) {
+        const units = expansions.get(src.charCodeAt(k)) as string;
+        for (let u = 0; u < units.length; u++) hash = mix(hash, units.charCodeAt(u));
+        length += units.length;
+        continue;
       }
       hash = mix(hash, c);
       length++;
@@ -308,15 +310,11 @@ export class LabelLookup {
         if (key.charCodeAt(at++) !== SPACE) return false;
         pending = false;
       }
-      if (c < 128) {
-        if (c >= 97 && c <= 122) c -= 32;
-      } else {
-        c = caseFold(c);
-        if (c === EXPANDS) {
-          const units = expansions.get(src.charCodeAt(k)) as string;
-          for (let u = 0; u < units.length; u++) if (key.charCodeAt(at++) !== units.charCodeAt(u)) return false;
-          continue;
-        }
+      c = foldUnit(c);
+      if (c === EXPANDS) {
+        const units = expansions.get(src.charCodeAt(k)) as string;
+        for (let u = 0; u < units.length; u++) if (key.charCodeAt(at++) !== units.charCodeAt(u)) return false;
+        continue;
       }
       if (key.charCodeAt(at++) !== c) return false;
     }
