@@ -14,7 +14,7 @@
  * buffer holds at most n + 2 per record + 2 code units. Record buffers kept between passes hold
  * only zeros and at most SCRATCH_BUDGET ints in all; giving them back costs O(records).
  */
-import { fromCodeUnits, unitsToString } from './utf16-units';
+import { foldedAsciiToString, fromCodeUnits } from './utf16-units';
 
 const LF = 10;
 const SPACE = 32;
@@ -185,7 +185,9 @@ export interface InlineEdits {
 
 /**
  * The source with every edit applied: items, delimiter runs that matched emphasis and
- * brackets that formed a link or an image, merged in source order.
+ * brackets that formed a link or an image, merged in source order. When the result is ASCII it
+ * comes back with its whitespace already folded (foldedAsciiToString), which normalizeHeadingText
+ * and every blank test read alike.
  */
 export function renderEdits(src: string, edits: InlineEdits): string {
 const { strings, items, itemsEnd, delimiters, delimitersEnd, brackets, bracketsEnd } = edits;
@@ -256,7 +258,8 @@ const n = src.length;
     if (depth === 0) out[w++] = SPACE;
   }
   for (let k = copied; k < n; k++) bits |= out[w++] = src.charCodeAt(k);
-  return bits < 0x80 ? unitsToString(out, 0, w, 'ascii') : fromCodeUnits(out, w);
+  // An ASCII result comes back already folded: normalizeHeadingText then returns it as it is.
+  return bits < 0x80 ? foldedAsciiToString(out, w) : fromCodeUnits(out, w);
 }
 
 /** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */

@@ -5,7 +5,8 @@
  *
  * Invariant: `normalizeHeadingText(inlinePlainText(lines, defs))` equals the reference
  * pipeline's heading text for the same content, and the result is blank exactly when the
- * reference paragraph has no non-blank value or alt. Every node boundary is emitted as a
+ * reference paragraph has no non-blank value or alt. An ASCII result may come back with its
+ * whitespace already folded (normalizeHeadingText leaves such text as it is). Every node boundary is emitted as a
  * space (the reference joins siblings with ' ' and folds whitespace) except inside an image
  * label, whose alt is the children's text concatenated without separators.
  *

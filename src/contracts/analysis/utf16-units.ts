@@ -30,6 +30,28 @@ export function unitsToString(units: Uint16Array, from: number, to: number, kind
   return chunks.join('');
 }
 
+/**
+ * The ASCII units[0, length) with every run of JS whitespace (HT, LF, VT, FF, CR, space) as one
+ * space and none at either end, which is `normalizeHeadingText` of their string (NFC leaves ASCII
+ * as it is): one pass into one byte per unit, one decode.
+ */
+export function foldedAsciiToString(units: Uint16Array, length: number): string {
+  const bytes = new Uint8Array(length);
+  let size = 0;
+  let space = false;
+  for (let k = 0; k < length; k++) {
+    const unit = units[k] as number;
+    if (unit === 32 || (unit <= 13 && unit >= 9)) {
+      space = true;
+      continue;
+    }
+    if (space && size > 0) bytes[size++] = 32;
+    space = false;
+    bytes[size++] = unit;
+  }
+  return utf8 !== null ? utf8.decode(bytes.subarray(0, size)) : unitsToString(Uint16Array.from(bytes.subarray(0, size)), 0, size, 'any');
+}
+
 /** The string of units[0, length), whatever they hold: the units are classified here, then decoded. */
 export function fromCodeUnits(units: Uint16Array, length: number): string {
   let bits = 0;
