@@ -18,3 +18,21 @@ export function parseOptions(argv, options, UsageError) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
+
+/**
+ * The value of option `name` as a non-negative safe integer, or `fallback` when it is absent.
+ * @param {Record<string, string | boolean | string[] | undefined>} values
+ * @param {string} name
+ * @param {number} fallback
+ * @param {new (message: string) => Error} UsageError
+ * @returns {number}
+ */
+export function countOption(values, name, fallback, UsageError) {
+  const text = values[name];
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (typeof text !== 'string' || text.trim() === '' || !Number.isSafeInteger(value) || value < 0) {
+    throw new UsageError(`--${name} needs a non-negative integer`);
+  }
+  return value;
+}

@@ -1,7 +1,7 @@
 /**
  * Offline differential run of the linear inline pass against the micromark oracle.
  *
- *   node --import tsx scripts/differential-inline.ts [--count 500000] [--seed 20261122]
+ *   node --import tsx scripts/differential-inline.ts [--count 500000] [--seed 20261122] [--help]
  *
  * Each generated case (test/unit/analysis/generators.ts) is parsed once by the reference
  * pipeline as a paragraph followed by a heading (ATX for one line, setext otherwise) and
@@ -12,17 +12,27 @@
 import fc from 'fast-check';
 import { inlineCase } from '../test/unit/analysis/generators';
 import { oracleTexts, passText } from '../test/unit/analysis/oracle';
+import { countOption, parseOptions } from './cli-options.mjs';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} needs a non-negative integer`);
-  return value;
+const USAGE = 'usage: node --import tsx scripts/differential-inline.ts [--count N (default 500000)] [--seed N (default 20261122)]';
+
+class UsageError extends Error {}
+
+let count = 0;
+let seed = 0;
+try {
+  const values = parseOptions(process.argv.slice(2), { count: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, UsageError);
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  count = countOption(values, 'count', 500_000, UsageError);
+  seed = countOption(values, 'seed', 20261122, UsageError);
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`${error.message}\n${USAGE}`);
+  process.exit(2);
 }
-
-const count = option('count', 500_000);
-const seed = option('seed', 20261122);
 const batch = 10_000;
 const started = Date.now();
 let done = 0;

@@ -5,7 +5,7 @@
  * `mismatches: N` line; exits 1 when N > 0. Mismatching notes are written
  * (JSON strings) to the file given by --out, never printed.
  *
- *   node --import tsx scripts/differential.ts --count 500000 [--seed 1] [--out /tmp/mismatches.json]
+ *   node --import tsx scripts/differential.ts --count 500000 [--seed 1] [--out /tmp/mismatches.json] [--help]
  */
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -13,15 +13,29 @@ import {
   deepNestingNote, emphasisNote, grammarNote, inlineFloodNote, inlineNote, nestedNote, preprocessNote, rawNote,
 } from '../test/support/markdown/arbitraries';
 import { differential } from '../test/support/markdown/differential';
+import { countOption, parseOptions } from './cli-options.mjs';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string): string => {
-  const at = args.indexOf(name);
-  return at !== -1 && args[at + 1] !== undefined ? args[at + 1] : fallback;
-};
-const count = Number(option('--count', '10000'));
-const seed = Number(option('--seed', '1'));
-const out = option('--out', '');
+const USAGE = 'usage: node --import tsx scripts/differential.ts [--count N (default 10000)] [--seed N (default 1)] [--out FILE]';
+
+class UsageError extends Error {}
+
+let count = 0;
+let seed = 0;
+let out = '';
+try {
+  const values = parseOptions(process.argv.slice(2), { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, UsageError);
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  count = countOption(values, 'count', 10_000, UsageError);
+  seed = countOption(values, 'seed', 1, UsageError);
+  out = typeof values.out === 'string' ? values.out : '';
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`${error.message}\n${USAGE}`);
+  process.exit(2);
+}
 
 /** Weighted mix of every generator, inline floods and block grammar most. */
 const note = fc.oneof(
