@@ -9,17 +9,17 @@
  * heading or undecided paragraph source that holds inline syntax (each
  * source is read at most once: a published heading's plain text is kept for
  * the block bit it may also decide), and a linear normalization of each
- * heading's text. The request path gets columns (analyzeNoteColumns): no
- * object per heading or block. With `textLimit`, headings past the first
- * `textLimit` keep their level and offsets but get '' as text and cost no
- * inline work (the contracts publish only the first MAX_NOTE_HEADINGS
- * texts). The definitions' labels become strings, normalized, only when an
+ * heading's text (none for an ASCII pass result, which the pass folds). The
+ * request path gets columns (analyzeNoteColumns): no object per heading or
+ * block. With `textLimit`, headings past the first `textLimit` keep their
+ * level and offsets but get '' as text and cost no inline work (the
+ * contracts publish only the first MAX_NOTE_HEADINGS texts). The definitions' labels become strings, normalized, only when an
  * inline pass runs.
  */
 import { hasJsNonWhitespace } from './chars';
 import { scanBlocks } from './block-scan';
 import { normalizeHeadingText } from './heading-text';
-import { inlinePlainText, normalizeLabel } from './inline-engine';
+import { inlineText, normalizeLabel, type InlineText } from './inline-engine';
 import { assertBodyWithinCap, structureOf, type NoteStructure, type StructureColumns } from './structure';
 
 export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY): NoteStructure {
@@ -47,12 +47,12 @@ export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INF
     return definitions;
   };
 
-  const plainText = (index: number): string => {
+  const plainText = (index: number): InlineText => {
     const lines = scan.sources.lines(source, index);
     // Without a char that can begin inline syntax, the text nodes hold the lines as written; every
     // difference (line endings, a hard break's spaces) is whitespace that the heading text folds and
     // the substance test ignores, so the inline pass would give the same answer.
-    return hasInlineSyntax(lines) ? inlinePlainText(lines, definedLabels()) : lines.join('\n');
+    return hasInlineSyntax(lines) ? inlineText(lines, definedLabels()) : { text: lines.join('\n'), normalized: false };
   };
 
   const { headings, blocks } = scan;
@@ -62,15 +62,15 @@ export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INF
   const headingPlain = blocks.pendCount > 0 ? new Map<number, string>() : null;
   for (let index = 0; index < headingTexts.length; index++) {
     const plain = plainText(headings.source[index]);
-    headingPlain?.set(headings.source[index], plain);
-    headingTexts[index] = normalizeHeadingText(plain);
+    headingPlain?.set(headings.source[index], plain.text);
+    headingTexts[index] = plain.normalized ? plain.text : normalizeHeadingText(plain.text);
   }
   // Pending sources decide the bits still 0, in place.
   const substantive = blocks.substantive;
   for (let index = 0; index < blocks.count; index++) {
     for (let entry = blocks.pendingFirst[index]; substantive[index] === 0 && entry !== -1; entry = blocks.pendNext[entry]) {
       const source = blocks.pendSource[entry];
-      if (hasJsNonWhitespace(headingPlain?.get(source) ?? plainText(source))) substantive[index] = 1;
+      if (hasJsNonWhitespace(headingPlain?.get(source) ?? plainText(source).text)) substantive[index] = 1;
     }
   }
   return {

@@ -171,6 +171,12 @@ export function giveBackRecordBuffers(buffers: RecordBuffers, itemsUsed: number,
   };
 }
 
+/** Plain text of an inline source; `normalized` when it is already its own normalizeHeadingText. */
+export interface InlineText {
+  text: string;
+  normalized: boolean;
+}
+
 /** The pass's records; a stream's `End` is 0 when none of its records is an edit. */
 export interface InlineEdits {
   items: Int32Array;
@@ -186,13 +192,13 @@ export interface InlineEdits {
 /**
  * The source with every edit applied: items, delimiter runs that matched emphasis and
  * brackets that formed a link or an image, merged in source order. When the result is ASCII it
- * comes back with its whitespace already folded (foldedAsciiToString), which normalizeHeadingText
- * and every blank test read alike.
+ * comes back with its whitespace already folded (foldedAsciiToString), which is then exactly its
+ * normalizeHeadingText (NFC leaves ASCII as it is), and blank exactly when the unfolded text is.
  */
-export function renderEdits(src: string, edits: InlineEdits): string {
+export function renderEdits(src: string, edits: InlineEdits): InlineText {
 const { strings, items, itemsEnd, delimiters, delimitersEnd, brackets, bracketsEnd } = edits;
 const n = src.length;
-  if (itemsEnd === 0 && delimitersEnd === 0 && bracketsEnd === 0) return src;
+  if (itemsEnd === 0 && delimitersEnd === 0 && bracketsEnd === 0) return { text: src, normalized: false };
   // Every edit is at most as long as its source span plus two boundary spaces.
   const out = new Uint16Array(n + 2 * (itemsEnd / ITEM_STRIDE + delimitersEnd / DELIMITER_STRIDE + bracketsEnd / BRACKET_STRIDE) + 2);
   let w = 0;
@@ -258,8 +264,7 @@ const n = src.length;
     if (depth === 0) out[w++] = SPACE;
   }
   for (let k = copied; k < n; k++) bits |= out[w++] = src.charCodeAt(k);
-  // An ASCII result comes back already folded: normalizeHeadingText then returns it as it is.
-  return bits < 0x80 ? foldedAsciiToString(out, w) : fromCodeUnits(out, w);
+  return bits < 0x80 ? { text: foldedAsciiToString(out, w), normalized: true } : { text: fromCodeUnits(out, w), normalized: false };
 }
 
 /** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */

@@ -5,8 +5,8 @@
  *
  * Invariant: `normalizeHeadingText(inlinePlainText(lines, defs))` equals the reference
  * pipeline's heading text for the same content, and the result is blank exactly when the
- * reference paragraph has no non-blank value or alt. An ASCII result may come back with its
- * whitespace already folded (normalizeHeadingText leaves such text as it is). Every node boundary is emitted as a
+ * reference paragraph has no non-blank value or alt. `inlineText` says when its text is already
+ * normalized (an ASCII result, folded as it is decoded). Every node boundary is emitted as a
  * space (the reference joins siblings with ' ' and folds whitespace) except inside an image
  * label, whose alt is the children's text concatenated without separators.
  *
@@ -67,6 +67,7 @@ import {
   itemTriggersFrom,
   openBracketsFrom,
   renderEdits,
+  type InlineText,
   runStartsFrom,
   takeRecordBuffers,
 } from './inline-edits';
@@ -144,6 +145,11 @@ function prepareSource(lines: readonly string[]): string {
  * label: the lookup relies on it holding no unescaped bracket, see inline-labels.ts).
  */
 export function inlinePlainText(lines: readonly string[], definitions: ReadonlySet<string>): string {
+  return inlineText(lines, definitions).text;
+}
+
+/** inlinePlainText, with whether that text is already its own normalizeHeadingText. */
+export function inlineText(lines: readonly string[], definitions: ReadonlySet<string>): InlineText {
   const source = prepareSource(lines);
   if (!source.includes('\0')) return new InlinePass(source, definitions, null).run();
   // micromark reads NUL as U+FFFD; remember where, for the one place its output still differs.
@@ -211,7 +217,7 @@ class InlinePass {
     this.stack = buffers.stack;
   }
 
-  run(): string {
+  run(): InlineText {
     const src = this.src;
     const n = this.n;
     let p = 0;
@@ -479,7 +485,7 @@ class InlinePass {
     }
   }
 
-  private render(): string {
+  private render(): InlineText {
     return renderEdits(this.src, {
       items: this.items,
       itemsEnd: this.itemsEnd,

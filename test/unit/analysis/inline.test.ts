@@ -3,10 +3,11 @@ import fc from 'fast-check';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes } from 'mdast';
 import { describe, expect, it } from 'vitest';
-import { inlinePlainText, normalizeLabel } from '../../../src/contracts/analysis/inline';
+import { inlinePlainText, inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
+import { normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
 import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
 import { inlineCase } from './generators';
-import { compareCase, oracleTexts, passText, type Comparison } from './oracle';
+import { compareCase, definitionSet, oracleTexts, passText, type Comparison } from './oracle';
 import { SHAPES } from '../../support/markdown/pathological';
 
 const spec = createRequire(import.meta.url)('commonmark-spec') as { tests: { markdown: string; example: number }[] };
@@ -225,6 +226,26 @@ describe('inlinePlainText against the micromark oracle', () => {
     expect(images.trim()).toBe('a');
     const emphasis = inlinePlainText(['*a **a '.repeat(depth) + 'b' + ' a** a*'.repeat(depth)], new Set());
     expect(emphasis.replace(/\s+/g, '')).toBe('aa'.repeat(depth) + 'b' + 'aa'.repeat(depth));
+  });
+});
+
+describe('inlineText', () => {
+  it('says normalized only for ASCII text that is its own normalizeHeadingText, and then it is the reference heading text', () => {
+    expect(inlineText(['  *a*  b\t`c`  \\*  '], new Set())).toEqual({ text: 'a b c *', normalized: true });
+    let normalized = 0;
+    fc.assert(
+      fc.property(inlineCase, ({ lines, labels }) => {
+        const plain = inlineText(lines, definitionSet(labels));
+        if (!plain.normalized) return;
+        normalized++;
+        expect(plain.text).toMatch(/^[\0-\x7f]*$/);
+        expect(normalizeHeadingText(plain.text)).toBe(plain.text);
+        const expected = oracleTexts(lines, labels);
+        if (expected !== null) expect(plain.text).toBe(expected.heading);
+      }),
+      { seed: 31, numRuns: 3000 },
+    );
+    expect(normalized).toBeGreaterThan(300);
   });
 });
 

@@ -8,7 +8,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes } from 'mdast';
 import { headingPlainText, normalizeHeadingText } from '../../../src/contracts/markdown';
-import { inlinePlainText, normalizeLabel } from '../../../src/contracts/analysis/inline';
+import { inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
 
 export type Position = 'paragraph' | 'atx' | 'setext';
 
@@ -66,8 +66,10 @@ export function definitionSet(labels: readonly string[]): Set<string> {
   return new Set(labels.map(normalizeLabel));
 }
 
+/** The pass's heading text as the analysis takes it: as it comes when the pass says it is normalized. */
 export function passText(lines: readonly string[], labels: readonly string[]): string {
-  return normalizeHeadingText(inlinePlainText(lines, definitionSet(labels)));
+  const plain = inlineText(lines, definitionSet(labels));
+  return plain.normalized ? plain.text : normalizeHeadingText(plain.text);
 }
 
 export interface Comparison {
