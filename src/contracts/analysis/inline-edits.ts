@@ -153,22 +153,40 @@ export function takeRecordBuffers(): RecordBuffers {
 /**
  * Gives a pass's buffers back: each is zeroed over its written prefix (the stack never held
  * more entries than brackets were written) and kept while the kept total stays within the
- * budget; a buffer over it is dropped for a fresh small one.
+ * budget; a buffer over it is dropped for a fresh small one. The stream this pass wrote most
+ * (with the stack, when that is the brackets) claims the budget first, so a large buffer that
+ * an earlier, different source left in another stream cannot crowd out the one a later pass
+ * on this kind of source needs again; the rest claim it in a fixed order.
  */
 export function giveBackRecordBuffers(buffers: RecordBuffers, itemsUsed: number, delimitersUsed: number, bracketsUsed: number): void {
-  let room = SCRATCH_BUDGET;
-  const keep = (buffer: Int32Array<ArrayBuffer>, used: number, first: number): Int32Array<ArrayBuffer> => {
-    if (buffer.length > room) return new Int32Array(first);
-    room -= buffer.length;
-    buffer.fill(0, 0, used);
-    return buffer;
-  };
+  const stackUsed = Math.min(buffers.stack.length, bracketsUsed / BRACKET_STRIDE);
+  keptRoom = SCRATCH_BUDGET;
+  let delimiters: Int32Array<ArrayBuffer> | null = null;
+  let items: Int32Array<ArrayBuffer> | null = null;
+  let brackets: Int32Array<ArrayBuffer> | null = null;
+  let stack: Int32Array<ArrayBuffer> | null = null;
+  if (itemsUsed >= delimitersUsed && itemsUsed >= bracketsUsed) items = keepWithinRoom(buffers.items, itemsUsed, 64);
+  else if (bracketsUsed >= delimitersUsed) {
+    brackets = keepWithinRoom(buffers.brackets, bracketsUsed, 32);
+    stack = keepWithinRoom(buffers.stack, stackUsed, 16);
+  } else delimiters = keepWithinRoom(buffers.delimiters, delimitersUsed, 96);
   scratch = {
-    delimiters: keep(buffers.delimiters, delimitersUsed, 96),
-    items: keep(buffers.items, itemsUsed, 64),
-    brackets: keep(buffers.brackets, bracketsUsed, 32),
-    stack: keep(buffers.stack, Math.min(buffers.stack.length, bracketsUsed / BRACKET_STRIDE), 16),
+    delimiters: delimiters ?? keepWithinRoom(buffers.delimiters, delimitersUsed, 96),
+    items: items ?? keepWithinRoom(buffers.items, itemsUsed, 64),
+    brackets: brackets ?? keepWithinRoom(buffers.brackets, bracketsUsed, 32),
+    stack: stack ?? keepWithinRoom(buffers.stack, stackUsed, 16),
   };
+}
+
+/** Ints of SCRATCH_BUDGET not yet claimed by the buffers being given back. */
+let keptRoom = 0;
+
+/** `buffer` zeroed over `used` ints when it fits in keptRoom (which it then claims), else a fresh one of `first` ints. */
+function keepWithinRoom(buffer: Int32Array<ArrayBuffer>, used: number, first: number): Int32Array<ArrayBuffer> {
+  if (buffer.length > keptRoom) return new Int32Array(first);
+  keptRoom -= buffer.length;
+  buffer.fill(0, 0, used);
+  return buffer;
 }
 
 /** The pass's records; a stream's `End` is 0 when none of its records is an edit. */
