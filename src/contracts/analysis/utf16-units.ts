@@ -5,8 +5,8 @@
  * equals the units read one by one (String.fromCharCode of each), given that `kind` tells the
  * truth about the range: 'ascii' (every unit below 0x80), 'well-formed' (no lone surrogate)
  * or 'any'.
- * Linear bound: O(to - from), one copy for 'ascii' and one decode; fromCodeUnits adds one
- * classifying scan.
+ * Linear bound: O(to - from), one copy for 'ascii' (into a byte buffer kept between calls, up to
+ * 1 MiB) and one decode; fromCodeUnits adds one classifying scan.
  */
 
 /** Typed arrays are read in the platform's byte order; the utf-16le decoder needs it little-endian. */
@@ -20,7 +20,7 @@ export type UnitsKind = 'ascii' | 'well-formed' | 'any';
 
 export function unitsToString(units: Uint16Array, from: number, to: number, kind: UnitsKind): string {
   // ASCII through utf-8 comes out one byte per char (utf-16le decoding would give two).
-  if (kind === 'ascii' && utf8 !== null) return utf8.decode(new Uint8Array(units.subarray(from, to)));
+  if (kind === 'ascii' && utf8 !== null) return utf8.decode(asciiBytes(units, from, to));
   // A decoder would turn a lone surrogate into U+FFFD.
   if (kind !== 'any' && utf16 !== null) return utf16.decode(units.subarray(from, to));
   const chunks: string[] = [];
@@ -28,6 +28,23 @@ export function unitsToString(units: Uint16Array, from: number, to: number, kind
     chunks.push(String.fromCharCode.apply(null, units.subarray(at, Math.min(to, at + 8192)) as unknown as number[]));
   }
   return chunks.join('');
+}
+
+/**
+ * Bytes for the ASCII path, kept from call to call (at most ASCII_SCRATCH_BYTES), so a large
+ * ASCII result costs no byte copy of its own beside its string. Its contents never outlive a
+ * call: each call overwrites the prefix it decodes.
+ */
+const ASCII_SCRATCH_BYTES = 1 << 20;
+let asciiScratch = new Uint8Array(0);
+
+/** units[from, to) as bytes (each unit below 0x80): a prefix of the kept scratch, or a fresh copy past its limit. */
+function asciiBytes(units: Uint16Array, from: number, to: number): Uint8Array {
+  const length = to - from;
+  if (length > ASCII_SCRATCH_BYTES) return new Uint8Array(units.subarray(from, to));
+  if (asciiScratch.length < length) asciiScratch = new Uint8Array(Math.min(ASCII_SCRATCH_BYTES, Math.max(length, 2 * asciiScratch.length, 4096)));
+  asciiScratch.set(units.subarray(from, to));
+  return asciiScratch.subarray(0, length);
 }
 
 /** The string of units[0, length), whatever they hold: the units are classified here, then decoded. */
