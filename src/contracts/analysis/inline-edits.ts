@@ -87,8 +87,8 @@ export function grown(records: Int32Array<ArrayBuffer>, length: number): Int32Ar
  * source plus an eighth, at least twice `at`, and never past `cap`, an upper bound on the ints
  * the pass can write to it in all (one scan of the rest of the source at the stream's first
  * growth, see the bounds below). Each growth at least doubles the stream until it reaches `cap`,
- * after which it never grows again: O(records) copying in all, and on a source whose records
- * are spread evenly it allocates about the need rather than the bound (up to 3x the need).
+ * after which it never grows again: O(records) copying in all. On a source whose records are
+ * spread evenly it allocates about the need, where the bound alone can be 3-4x the need.
  */
 export function grownLength(at: number, stride: number, position: number, n: number, cap: number): number {
   const projected = Math.ceil(((at / stride) * n * 1.125) / Math.max(position, 1)) * stride;
