@@ -49,6 +49,7 @@ const PAGE_BITS = 9;
 const PAGE_SIZE = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE_SIZE - 1;
 const FIRST_PAGE = 4;
+const NO_PAGE = new Int32Array(0);
 
 /** `pages` with room for one more entry of `stride` ints after `capacity` entries; the new capacity. */
 function addRoom(pages: Int32Array[], capacity: number, stride: number): number {
@@ -76,17 +77,23 @@ export class ContainerStack {
   length = 0;
   private readonly pages: Int32Array[] = [];
   private capacity = 0;
+  /** pages[0] (most notes never need another), read without the page table. */
+  private first: Int32Array = NO_PAGE;
+
+  private page(index: number): Int32Array {
+    return index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array);
+  }
 
   isQuote(index: number): boolean {
-    return ((this.pages[index >> PAGE_BITS] as Int32Array)[(index & PAGE_MASK) * ENTRY_STRIDE + E_FLAGS] & QUOTE) !== 0;
+    return ((this.page(index)[(index & PAGE_MASK) * ENTRY_STRIDE + E_FLAGS] as number) & QUOTE) !== 0;
   }
 
   group(index: number): number {
-    return (this.pages[index >> PAGE_BITS] as Int32Array)[(index & PAGE_MASK) * ENTRY_STRIDE + E_GROUP] as number;
+    return this.page(index)[(index & PAGE_MASK) * ENTRY_STRIDE + E_GROUP] as number;
   }
 
   load(index: number, into: Container): void {
-    const page = this.pages[index >> PAGE_BITS] as Int32Array;
+    const page = this.page(index);
     const at = (index & PAGE_MASK) * ENTRY_STRIDE;
     const flags = page[at + E_FLAGS] as number;
     into.quote = (flags & QUOTE) !== 0;
@@ -100,7 +107,7 @@ export class ContainerStack {
   }
 
   store(index: number, from: Container): void {
-    const page = this.pages[index >> PAGE_BITS] as Int32Array;
+    const page = this.page(index);
     const at = (index & PAGE_MASK) * ENTRY_STRIDE;
     page[at + E_FLAGS] =
       (from.quote ? QUOTE : 0) |
@@ -113,7 +120,10 @@ export class ContainerStack {
   }
 
   push(from: Container): void {
-    if (this.length === this.capacity) this.capacity = addRoom(this.pages, this.capacity, ENTRY_STRIDE);
+    if (this.length === this.capacity) {
+      this.capacity = addRoom(this.pages, this.capacity, ENTRY_STRIDE);
+      this.first = this.pages[0] as Int32Array;
+    }
     this.store(this.length++, from);
   }
 
@@ -127,15 +137,21 @@ export class IntStack {
   length = 0;
   private readonly pages: Int32Array[] = [];
   private capacity = 0;
+  /** pages[0], read without the page table. */
+  private first: Int32Array = NO_PAGE;
 
   /** The value at `index`; 0 where nothing was set (also past the last page). */
   at(index: number): number {
-    return index < this.capacity ? ((this.pages[index >> PAGE_BITS] as Int32Array)[index & PAGE_MASK] as number) : 0;
+    if (index >= this.capacity) return 0;
+    return (index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array))[index & PAGE_MASK] as number;
   }
 
   set(index: number, value: number): void {
-    while (index >= this.capacity) this.capacity = addRoom(this.pages, this.capacity, 1);
-    (this.pages[index >> PAGE_BITS] as Int32Array)[index & PAGE_MASK] = value;
+    if (index >= this.capacity) {
+      while (index >= this.capacity) this.capacity = addRoom(this.pages, this.capacity, 1);
+      this.first = this.pages[0] as Int32Array;
+    }
+    (index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array))[index & PAGE_MASK] = value;
   }
 
   push(value: number): void {
