@@ -321,10 +321,10 @@ export class BlockScanner extends LineCursor implements ContentHost {
     if (this.stack.length === 0) {
       this.topRecord = this.blocks.add(markerAt);
     }
-    if (container.quote) {
-      this.quoteIndices.push(this.stack.length);
-      this.groupBlankLine.set(this.quoteIndices.length, 0);
-    }
+    // A new quote's group needs no reset of groupBlankLine: a value left by an earlier quote at
+    // the same depth was set on a line before this one, so it is never above the itemLine of an
+    // item in the new group (each began on this line or later), exactly as 0 would be.
+    if (container.quote) this.quoteIndices.push(this.stack.length);
     this.stack.push(container);
   }
 

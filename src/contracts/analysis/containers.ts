@@ -1,9 +1,12 @@
 /**
- * The open block quotes and list items of the block scan, as columns of
- * typed arrays rather than one object each, so a note of a million `> `
- * or `- ` costs 16 bytes per container and no per-container garbage.
- * Invariant: entry i holds exactly the fields of the Container it stores.
- * Linear bound: O(1) amortized per push, load, store; truncate is O(1).
+ * The open block quotes and list items of the block scan, as pages of Int32Array
+ * records rather than one object each, so a note of a million `> ` or `- ` costs 12 bytes per
+ * container, no per-container garbage, and no copy when the stack deepens (a doubling column
+ * would hold the old and the new copy at once).
+ * Invariant: entry i holds exactly the fields of the Container it stores; IntStack.at reads 0
+ * wherever nothing was set.
+ * Linear bound: O(1) amortized per push, load, store, set, at (the first page doubles up to
+ * PAGE_SIZE entries, then one new page per PAGE_SIZE entries); truncate is O(1).
  */
 
 export interface Container {
@@ -30,79 +33,125 @@ export function newContainer(): Container {
 const QUOTE = 1;
 const ORDERED = 2;
 const INITIAL_BLANK = 4;
+/** The bullet char or ordered delimiter (ASCII) sits in bits 8-15 of the flags word. */
 const MARKER_SHIFT = 8;
+const MARKER_MASK = 0xff;
+/** The size (at most 3 + 10 + 4 columns: indent, marker, spaces) sits from bit 16 up. */
+const SIZE_SHIFT = 16;
+
+/**
+ * Entries per page (a power of two). The first page starts at FIRST_PAGE entries and doubles
+ * (a copy of at most PAGE_SIZE / 2 entries) until it is full size, so a note with a few
+ * containers allocates little; every later page is full size, never copied or freed while its
+ * stack lives.
+ */
+const PAGE_BITS = 9;
+const PAGE_SIZE = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_SIZE - 1;
+const FIRST_PAGE = 4;
+const NO_PAGE = new Int32Array(0);
+
+/** `pages` with room for one more entry of `stride` ints after `capacity` entries; the new capacity. */
+function addRoom(pages: Int32Array[], capacity: number, stride: number): number {
+  if (capacity === 0) {
+    pages.push(new Int32Array(FIRST_PAGE * stride));
+    return FIRST_PAGE;
+  }
+  if (capacity < PAGE_SIZE) {
+    const wider = new Int32Array(capacity * 2 * stride);
+    wider.set(pages[0] as Int32Array);
+    pages[0] = wider;
+    return capacity * 2;
+  }
+  pages.push(new Int32Array(PAGE_SIZE * stride));
+  return capacity + PAGE_SIZE;
+}
+
+// A container record: ENTRY_STRIDE ints.
+const E_FLAGS = 0;
+const E_ITEM_LINE = 1;
+const E_GROUP = 2;
+const ENTRY_STRIDE = 3;
 
 export class ContainerStack {
   length = 0;
-  private flags: Int32Array = new Int32Array(16);
-  private sizes: Int32Array = new Int32Array(16);
-  private itemLines: Int32Array = new Int32Array(16);
-  private groups: Int32Array = new Int32Array(16);
+  private readonly pages: Int32Array[] = [];
+  private capacity = 0;
+  /** pages[0] (most notes never need another), read without the page table. */
+  private first: Int32Array = NO_PAGE;
+
+  private page(index: number): Int32Array {
+    return index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array);
+  }
 
   isQuote(index: number): boolean {
-    return (this.flags[index] & QUOTE) !== 0;
+    return ((this.page(index)[(index & PAGE_MASK) * ENTRY_STRIDE + E_FLAGS] as number) & QUOTE) !== 0;
   }
 
   group(index: number): number {
-    return this.groups[index];
+    return this.page(index)[(index & PAGE_MASK) * ENTRY_STRIDE + E_GROUP] as number;
   }
 
   load(index: number, into: Container): void {
-    const flags = this.flags[index];
+    const page = this.page(index);
+    const at = (index & PAGE_MASK) * ENTRY_STRIDE;
+    const flags = page[at + E_FLAGS] as number;
     into.quote = (flags & QUOTE) !== 0;
     into.ordered = (flags & ORDERED) !== 0;
     into.initialBlank = (flags & INITIAL_BLANK) !== 0;
-    into.marker = flags >>> MARKER_SHIFT;
-    into.size = this.sizes[index];
-    into.itemLine = this.itemLines[index];
-    into.group = this.groups[index];
+    into.marker = (flags >>> MARKER_SHIFT) & MARKER_MASK;
+    into.size = flags >>> SIZE_SHIFT;
+    into.itemLine = page[at + E_ITEM_LINE] as number;
+    into.group = page[at + E_GROUP] as number;
     into.closeFlow = false;
   }
 
   store(index: number, from: Container): void {
-    this.flags[index] =
-      (from.quote ? QUOTE : 0) | (from.ordered ? ORDERED : 0) | (from.initialBlank ? INITIAL_BLANK : 0) | (from.marker << MARKER_SHIFT);
-    this.sizes[index] = from.size;
-    this.itemLines[index] = from.itemLine;
-    this.groups[index] = from.group;
+    const page = this.page(index);
+    const at = (index & PAGE_MASK) * ENTRY_STRIDE;
+    page[at + E_FLAGS] =
+      (from.quote ? QUOTE : 0) |
+      (from.ordered ? ORDERED : 0) |
+      (from.initialBlank ? INITIAL_BLANK : 0) |
+      (from.marker << MARKER_SHIFT) |
+      (from.size << SIZE_SHIFT);
+    page[at + E_ITEM_LINE] = from.itemLine;
+    page[at + E_GROUP] = from.group;
   }
 
   push(from: Container): void {
-    if (this.length === this.flags.length) this.grow();
+    if (this.length === this.capacity) {
+      this.capacity = addRoom(this.pages, this.capacity, ENTRY_STRIDE);
+      this.first = this.pages[0] as Int32Array;
+    }
     this.store(this.length++, from);
   }
 
   truncate(length: number): void {
     if (length < this.length) this.length = length;
   }
-
-  private grow(): void {
-    const capacity = this.flags.length * 2;
-    const widen = (column: Int32Array): Int32Array => {
-      const wider = new Int32Array(capacity);
-      wider.set(column);
-      return wider;
-    };
-    this.flags = widen(this.flags);
-    this.sizes = widen(this.sizes);
-    this.itemLines = widen(this.itemLines);
-    this.groups = widen(this.groups);
-  }
 }
 
-/** A growable stack of int32 values (4 bytes each; no boxed numbers). O(1) amortized per push. */
+/** A stack of int32 values in pages (4 bytes each; no boxed numbers; no copy past the first page). */
 export class IntStack {
   length = 0;
-  private items: Int32Array = new Int32Array(16);
+  private readonly pages: Int32Array[] = [];
+  private capacity = 0;
+  /** pages[0], read without the page table. */
+  private first: Int32Array = NO_PAGE;
 
-  /** The value at `index`; 0 where nothing was set (also past the capacity). */
+  /** The value at `index`; 0 where nothing was set (also past the last page). */
   at(index: number): number {
-    return index < this.items.length ? this.items[index] : 0;
+    if (index >= this.capacity) return 0;
+    return (index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array))[index & PAGE_MASK] as number;
   }
 
   set(index: number, value: number): void {
-    while (index >= this.items.length) this.grow();
-    this.items[index] = value;
+    if (index >= this.capacity) {
+      while (index >= this.capacity) this.capacity = addRoom(this.pages, this.capacity, 1);
+      this.first = this.pages[0] as Int32Array;
+    }
+    (index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array))[index & PAGE_MASK] = value;
   }
 
   push(value: number): void {
@@ -111,16 +160,10 @@ export class IntStack {
   }
 
   top(): number {
-    return this.items[this.length - 1];
+    return this.at(this.length - 1);
   }
 
   pop(): void {
     this.length--;
-  }
-
-  private grow(): void {
-    const wider = new Int32Array(this.items.length * 2);
-    wider.set(this.items);
-    this.items = wider;
   }
 }

@@ -12,7 +12,8 @@
  * position visits the edits in source order.
  * Linear bound: O(n + records): each record and each source char is visited once; the output
  * buffer holds at most n + 2 per record + 2 code units. Record buffers kept between passes hold
- * only zeros and at most SCRATCH_BUDGET ints in all; giving them back costs O(records).
+ * only zeros and at most SCRATCH_BUDGET ints in all; giving them back costs O(records). A
+ * stream grows by at least doubling up to its bound (grownLength): O(records) copying per pass.
  */
 import { foldedAsciiToString, fromCodeUnits } from './utf16-units';
 
@@ -73,23 +74,33 @@ export const CAN_CLOSE = 2;
 export const BEFORE_NUL = 4;
 export const STAR_BIT = 8;
 
-/**
- * `records` copied into `length` ints. The record streams pass an upper bound on every record the
- * pass can still write (see the bounds in inline.ts), so each grows at most once past its first
- * buffer; the bracket stack passes twice its length (amortized O(1) per push).
- */
+/** `records` copied into `length` ints. */
 export function grown(records: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
   const larger = new Int32Array(length);
   larger.set(records);
   return larger;
 }
 
+/**
+ * The length (ints) a stream of `stride`-int records grows to when the one at `at` does not fit,
+ * written at `position` of an `n`-char source: the records so far projected over the whole
+ * source plus an eighth, at least twice `at`, and never past `cap`, an upper bound on the ints
+ * the pass can write to it in all (one scan of the rest of the source at the stream's first
+ * growth, see the bounds below). Each growth at least doubles the stream until it reaches `cap`,
+ * after which it never grows again: O(records) copying in all. On a source whose records are
+ * spread evenly it allocates about the need, where the bound alone can be 3-4x the need.
+ */
+export function grownLength(at: number, stride: number, position: number, n: number, cap: number): number {
+  const projected = Math.ceil(((at / stride) * n * 1.125) / Math.max(position, 1)) * stride;
+  return Math.max(at + stride, Math.min(cap, Math.max(2 * at, projected)));
+}
+
 /** The chars at which the pass records an item (see itemTriggersFrom). */
 const ITEM_TRIGGER = new Uint8Array(128);
 for (const c of [LF, AMPERSAND, LT, BACKSLASH, RBRACKET, BACKTICK]) ITEM_TRIGGER[c] = 1;
 
-// Upper bounds on the records a pass can still write from a position on, so a record stream
-// grows at most once past the buffer it starts with. Each is one scan of the rest of the source.
+// Upper bounds on the records a pass can still write from a position on: the cap of a record
+// stream's growth (grownLength). Each is one scan of the rest of the source, once per stream per pass.
 
 /**
  * Items recorded from `from` on: each is triggered by an ITEM_TRIGGER char at or after its start
@@ -153,21 +164,28 @@ export function takeRecordBuffers(): RecordBuffers {
 /**
  * Gives a pass's buffers back: each is zeroed over its written prefix (the stack never held
  * more entries than brackets were written) and kept while the kept total stays within the
- * budget; a buffer over it is dropped for a fresh small one.
+ * budget; a buffer over it is dropped for a fresh small one. The stream this pass wrote most
+ * (with the stack, when that is the brackets) claims the budget first, so a large buffer that
+ * an earlier, different source left in another stream cannot crowd out the one a later pass
+ * on this kind of source needs again; the rest claim it in a fixed order.
  */
 export function giveBackRecordBuffers(buffers: RecordBuffers, itemsUsed: number, delimitersUsed: number, bracketsUsed: number): void {
-  let room = SCRATCH_BUDGET;
-  const keep = (buffer: Int32Array<ArrayBuffer>, used: number, first: number): Int32Array<ArrayBuffer> => {
-    if (buffer.length > room) return new Int32Array(first);
-    room -= buffer.length;
-    buffer.fill(0, 0, used);
-    return buffer;
-  };
+  const stackUsed = Math.min(buffers.stack.length, bracketsUsed / BRACKET_STRIDE);
+  keptRoom = SCRATCH_BUDGET;
+  let delimiters: Int32Array<ArrayBuffer> | null = null;
+  let items: Int32Array<ArrayBuffer> | null = null;
+  let brackets: Int32Array<ArrayBuffer> | null = null;
+  let stack: Int32Array<ArrayBuffer> | null = null;
+  if (itemsUsed >= delimitersUsed && itemsUsed >= bracketsUsed) items = keepWithinRoom(buffers.items, itemsUsed, 64);
+  else if (bracketsUsed >= delimitersUsed) {
+    brackets = keepWithinRoom(buffers.brackets, bracketsUsed, 32);
+    stack = keepWithinRoom(buffers.stack, stackUsed, 16);
+  } else delimiters = keepWithinRoom(buffers.delimiters, delimitersUsed, 96);
   scratch = {
-    delimiters: keep(buffers.delimiters, delimitersUsed, 96),
-    items: keep(buffers.items, itemsUsed, 64),
-    brackets: keep(buffers.brackets, bracketsUsed, 32),
-    stack: keep(buffers.stack, Math.min(buffers.stack.length, bracketsUsed / BRACKET_STRIDE), 16),
+    delimiters: delimiters ?? keepWithinRoom(buffers.delimiters, delimitersUsed, 96),
+    items: items ?? keepWithinRoom(buffers.items, itemsUsed, 64),
+    brackets: brackets ?? keepWithinRoom(buffers.brackets, bracketsUsed, 32),
+    stack: stack ?? keepWithinRoom(buffers.stack, stackUsed, 16),
   };
 }
 
@@ -175,6 +193,17 @@ export function giveBackRecordBuffers(buffers: RecordBuffers, itemsUsed: number,
 export interface InlineText {
   text: string;
   normalized: boolean;
+}
+
+/** Ints of SCRATCH_BUDGET not yet claimed by the buffers being given back. */
+let keptRoom = 0;
+
+/** `buffer` zeroed over `used` ints when it fits in keptRoom (which it then claims), else a fresh one of `first` ints. */
+function keepWithinRoom(buffer: Int32Array<ArrayBuffer>, used: number, first: number): Int32Array<ArrayBuffer> {
+  if (buffer.length > keptRoom) return new Int32Array(first);
+  keptRoom -= buffer.length;
+  buffer.fill(0, 0, used);
+  return buffer;
 }
 
 /** The pass's records; a stream's `End` is 0 when none of its records is an edit. */

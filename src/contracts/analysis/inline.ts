@@ -16,8 +16,9 @@
  * inactive; code spans find their closer through one shared lazy scan (BacktickRuns);
  * lookahead scanners (inline-scanners.ts) are memoized. Each delimiter run, bracket and edit
  * is one fixed-size Int32Array record (inline-edits.ts), written once, in buffers kept from the
- * previous pass; a stream that outgrows its buffer is copied once into one sized by a bound on
- * the records the rest of the source can still make (one scan of that rest, inline-edits.ts). The output is the
+ * previous pass; a stream that outgrows its buffer is copied into one sized by its records so far
+ * projected over the source, at least doubling, capped by a bound on the records the rest of the
+ * source can still make (one scan of that rest per stream, inline-edits.ts). The output is the
  * source with the recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
  * (inline-labels.ts) cost O(n) over the whole pass whatever the defined labels' lengths: only
  * spans without a bare bracket are normalized, and those are disjoint.
@@ -64,6 +65,7 @@ import {
   WRAP,
   giveBackRecordBuffers,
   grown,
+  grownLength,
   itemTriggersFrom,
   openBracketsFrom,
   renderEdits,
@@ -172,6 +174,10 @@ class InlinePass {
   private readonly n: number;
   private items: Int32Array<ArrayBuffer>;
   private itemsEnd = 0;
+  /** Upper bound on the ints each record stream can hold by the end of the pass; -1 until its first growth. */
+  private itemsCap = -1;
+  private delimitersCap = -1;
+  private bracketsCap = -1;
   private readonly strings: string[] = [];
   /** The pass's one character-reference answer, filled per `&`. */
   private reference: CharacterReference | null = null;
@@ -353,7 +359,8 @@ class InlinePass {
   private item(kind: number, start: number, end: number, aux: number, extra: number): void {
     const at = this.itemsEnd;
     if (at + ITEM_STRIDE > this.items.length) {
-      this.items = grown(this.items, Math.max(at + ITEM_STRIDE, at + ITEM_STRIDE * itemTriggersFrom(this.src, start)));
+      if (this.itemsCap < 0) this.itemsCap = at + ITEM_STRIDE * itemTriggersFrom(this.src, start);
+      this.items = grown(this.items, grownLength(at, ITEM_STRIDE, start, this.n, this.itemsCap));
     }
     const items = this.items;
     items[at + I_KIND_AUX] = aux * 8 + kind;
@@ -376,7 +383,8 @@ class InlinePass {
     } else if (!(marker === STAR ? this.starOpeners : this.underscoreOpeners)) return;
     const id = this.delimitersEnd;
     if (id + DELIMITER_STRIDE > this.delimiters.length) {
-      this.delimiters = grown(this.delimiters, Math.max(id + DELIMITER_STRIDE, id + DELIMITER_STRIDE * runStartsFrom(this.src, start)));
+      if (this.delimitersCap < 0) this.delimitersCap = id + DELIMITER_STRIDE * runStartsFrom(this.src, start);
+      this.delimiters = grown(this.delimiters, grownLength(id, DELIMITER_STRIDE, start, this.n, this.delimitersCap));
     }
     const records = this.delimiters;
     const nulAfter = this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0;
@@ -427,13 +435,16 @@ class InlinePass {
     if (this.linkFloor > this.stackSize) this.linkFloor = this.stackSize;
     const id = this.bracketsEnd;
     if (id + BRACKET_STRIDE > this.brackets.length) {
-      this.brackets = grown(this.brackets, Math.max(id + BRACKET_STRIDE, id + BRACKET_STRIDE * openBracketsFrom(this.src, labelStart - 1)));
+      if (this.bracketsCap < 0) this.bracketsCap = id + BRACKET_STRIDE * openBracketsFrom(this.src, labelStart - 1);
+      this.brackets = grown(this.brackets, grownLength(id, BRACKET_STRIDE, labelStart - 1, this.n, this.bracketsCap));
     }
     this.brackets[id + B_LABEL] = labelStart * 4;
     this.brackets[id + B_BOTTOM_IMAGE] = (this.tail + 1) * 2 + (image ? 1 : 0);
     this.bracketsEnd = id + BRACKET_STRIDE;
     if (this.stackSize === this.stack.length) {
-      this.stack = grown(this.stack, 2 * this.stackSize);
+      // Open brackets never outnumber brackets, so the bracket stream's bound caps the stack too.
+      if (this.bracketsCap < 0) this.bracketsCap = id + BRACKET_STRIDE * openBracketsFrom(this.src, labelStart - 1);
+      this.stack = grown(this.stack, grownLength(this.stackSize, 1, labelStart - 1, this.n, this.bracketsCap / BRACKET_STRIDE));
     }
     this.stack[this.stackSize++] = id;
   }

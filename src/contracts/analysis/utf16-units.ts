@@ -5,8 +5,8 @@
  * equals the units read one by one (String.fromCharCode of each), given that `kind` tells the
  * truth about the range: 'ascii' (every unit below 0x80), 'well-formed' (no lone surrogate)
  * or 'any'.
- * Linear bound: O(to - from), one copy for 'ascii' and one decode; fromCodeUnits adds one
- * classifying scan.
+ * Linear bound: O(to - from), one copy for 'ascii' (into a byte buffer kept between calls, up to
+ * 1 MiB) and one decode; fromCodeUnits adds one classifying scan.
  */
 
 /** Typed arrays are read in the platform's byte order; the utf-16le decoder needs it little-endian. */
@@ -20,7 +20,11 @@ export type UnitsKind = 'ascii' | 'well-formed' | 'any';
 
 export function unitsToString(units: Uint16Array, from: number, to: number, kind: UnitsKind): string {
   // ASCII through utf-8 comes out one byte per char (utf-16le decoding would give two).
-  if (kind === 'ascii' && utf8 !== null) return utf8.decode(new Uint8Array(units.subarray(from, to)));
+  if (kind === 'ascii' && utf8 !== null) {
+    const bytes = asciiBuffer(to - from);
+    bytes.set(units.subarray(from, to));
+    return decodeAscii(bytes, to - from);
+  }
   // A decoder would turn a lone surrogate into U+FFFD.
   if (kind !== 'any' && utf16 !== null) return utf16.decode(units.subarray(from, to));
   const chunks: string[] = [];
@@ -36,7 +40,8 @@ export function unitsToString(units: Uint16Array, from: number, to: number, kind
  * as it is): one pass into one byte per unit, one decode.
  */
 export function foldedAsciiToString(units: Uint16Array, length: number): string {
-  const bytes = new Uint8Array(length);
+  // Without a decoder the units are folded in place (the write index never passes the read index).
+  const bytes = utf8 !== null ? asciiBuffer(length) : units;
   let size = 0;
   let space = false;
   for (let k = 0; k < length; k++) {
@@ -49,7 +54,29 @@ export function foldedAsciiToString(units: Uint16Array, length: number): string 
     space = false;
     bytes[size++] = unit;
   }
-  return utf8 !== null ? utf8.decode(bytes.subarray(0, size)) : unitsToString(Uint16Array.from(bytes.subarray(0, size)), 0, size, 'any');
+  return bytes instanceof Uint8Array ? decodeAscii(bytes, size) : unitsToString(units, 0, size, 'any');
+}
+
+/**
+ * Bytes for the ASCII paths, kept from call to call (at most ASCII_SCRATCH_BYTES), so a large
+ * ASCII result costs no byte buffer of its own beside its string. No note text outlives a call:
+ * decodeAscii zeroes what the call wrote.
+ */
+const ASCII_SCRATCH_BYTES = 1 << 20;
+let asciiScratch = new Uint8Array(0);
+
+/** A byte buffer of at least `length` bytes: the kept scratch, or a fresh one past its limit. */
+function asciiBuffer(length: number): Uint8Array {
+  if (length > ASCII_SCRATCH_BYTES) return new Uint8Array(length);
+  if (asciiScratch.length < length) asciiScratch = new Uint8Array(Math.min(ASCII_SCRATCH_BYTES, Math.max(length, 2 * asciiScratch.length, 4096)));
+  return asciiScratch;
+}
+
+/** The string of the ASCII bytes[0, size) (a decoder exists); the kept scratch is zeroed over them. */
+function decodeAscii(bytes: Uint8Array, size: number): string {
+  const text = (utf8 as TextDecoder).decode(bytes.subarray(0, size));
+  if (bytes === asciiScratch) bytes.fill(0, 0, size);
+  return text;
 }
 
 /** The string of units[0, length), whatever they hold: the units are classified here, then decoded. */
@@ -61,4 +88,9 @@ export function fromCodeUnits(units: Uint16Array, length: number): string {
     bits |= unit;
   }
   return unitsToString(units, 0, length, bits < 0x80 ? 'ascii' : 'well-formed');
+}
+
+/** Whether the kept ASCII scratch holds only zeros (the invariant above; read by tests). */
+export function keptAsciiBytesAreZero(): boolean {
+  return asciiScratch.every((byte) => byte === 0);
 }

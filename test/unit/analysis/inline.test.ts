@@ -4,6 +4,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes } from 'mdast';
 import { describe, expect, it } from 'vitest';
 import { inlinePlainText, inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
+import { grownLength } from '../../../src/contracts/analysis/inline-edits';
 import { normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
 import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
 import { inlineCase } from './generators';
@@ -128,7 +129,7 @@ describe('inlinePlainText against the micromark oracle', () => {
 
   it('agrees on sources whose records outgrow their first buffers, and on the small ones after them (kept buffers)', () => {
     // The pass keeps its record buffers for the next pass and sizes a stream that outgrows its
-    // buffer from a bound on what the rest of the source can still record; each long source
+    // buffer from a projection capped by a bound on what the rest can still record; each long source
     // here (escaped runs, breaks, references, code, links) outgrows every first buffer, and each
     // is followed by short sources that reuse the buffers it left. Every run has a space on one
     // side (none can both open and close): emphasis here is the plain delimiter-stack case.
@@ -149,6 +150,40 @@ describe('inlinePlainText against the micromark oracle', () => {
       { seed: 20261124, numRuns: 150 },
     );
     expect(compared).toBeGreaterThan(150);
+  });
+
+  it('agrees on sources whose records thicken or thin out along the way (a stream grown from a projection several times)', () => {
+    // A stream that outgrows its buffer is sized from its records so far projected over the
+    // source: plain text first makes that projection too low (several growths), plain text
+    // last makes it too high (capped by the bound).
+    const dense = [' \\* ', ' `c` ', ' [x] ', ' [a](u) ', ' ![[]() ', ' *a* ', ' _b_ ', ' &amp; ', ' [ ', '  \n'];
+    const piece = fc.array(fc.constantFrom(...dense), { minLength: 60, maxLength: 300 }).map((t) => t.join(''));
+    const source = fc.tuple(piece, fc.integer({ min: 1, max: 3000 }), fc.boolean()).map(([records, plain, plainFirst]) =>
+      plainFirst ? 'w '.repeat(plain) + records : records + ' w'.repeat(plain),
+    );
+    fc.assert(
+      fc.property(source, (text) => {
+        const lines = text.split('\n').filter((line) => line.trim() !== '');
+        const expected = oracleTexts(lines, ['x']);
+        if (expected !== null) expect(passText(lines, ['x'])).toBe(expected.paragraph);
+      }),
+      { seed: 20261125, numRuns: 120 },
+    );
+  });
+
+  it('grows a record stream to room for the next record, at least doubling below its cap and never past it', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5000 }), fc.constantFrom(1, 2, 4, 6), fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 100_000 }), (records, stride, position, rest) => {
+        const at = records * stride;
+        const n = position + 1 + rest;
+        const cap = at + stride * (1 + (rest % 5000));
+        const length = grownLength(at, stride, position, n, cap);
+        expect(length).toBeGreaterThanOrEqual(at + stride);
+        expect(length).toBeLessThanOrEqual(cap);
+        expect(length).toBeGreaterThanOrEqual(Math.min(cap, 2 * at));
+      }),
+      { seed: 20261126, numRuns: 500 },
+    );
   });
 
   it('agrees on every pathological shape at 2 KB in paragraph, ATX and setext positions', () => {
