@@ -189,12 +189,6 @@ export function giveBackRecordBuffers(buffers: RecordBuffers, itemsUsed: number,
   };
 }
 
-/** Plain text of an inline source; `normalized` when it is already its own normalizeHeadingText. */
-export interface InlineText {
-  text: string;
-  normalized: boolean;
-}
-
 /** Ints of SCRATCH_BUDGET not yet claimed by the buffers being given back. */
 let keptRoom = 0;
 
@@ -204,6 +198,12 @@ function keepWithinRoom(buffer: Int32Array<ArrayBuffer>, used: number, first: nu
   keptRoom -= buffer.length;
   buffer.fill(0, 0, used);
   return buffer;
+}
+
+/** Plain text of an inline source; `normalized` when it is already its own normalizeHeadingText. */
+export interface InlineText {
+  text: string;
+  normalized: boolean;
 }
 
 /** The pass's records; a stream's `End` is 0 when none of its records is an edit. */
