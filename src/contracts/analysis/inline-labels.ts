@@ -31,9 +31,10 @@
  * disjoint. A lookup in the hash index reads at most MAX_PROBE + 1 slots and one key
  * whatever the keys (crafted collisions only send spans to the slow path); the index costs
  * O(total key length) once per definitions set (a WeakMap keeps it across the passes of one
- * note). caseFold learns each distinct unit once per isolate (one short string each, at most
- * 65,536). Memory: O(number of definitions), plus one 128 KiB table per isolate once a
- * non-ASCII label char is read.
+ * note). caseFold learns each distinct unit once per pass (one short string each, at most one
+ * per span char), and forgetCaseFolds clears what was learnt when the pass ends, so the table
+ * never tells which chars an earlier note used. Memory: O(number of definitions), plus one
+ * 128 KiB table per isolate once a non-ASCII label char is read (all zeros between passes).
  */
 
 const TAB = 9;
@@ -96,6 +97,8 @@ function foldWhitespace(label: string): string {
  */
 let folded: Uint16Array | null = null;
 const expansions = new Map<number, string>();
+/** The units learnt since the last forgetCaseFolds. */
+const learnt: number[] = [];
 /** Sentinels: lone surrogates, which no single non-surrogate unit folds to. */
 const EXPANDS = 0xd800;
 const SURROGATE = 0xdc00;
@@ -113,11 +116,24 @@ function foldUnit(c: number): number {
 }
 
 function learnCaseFold(table: Uint16Array, c: number): number {
+  learnt.push(c);
   if (c >= 0xd800 && c <= 0xdfff) return (table[c] = SURROGATE);
   const mapped = String.fromCharCode(c).toLowerCase().toUpperCase();
   if (mapped.length === 1) return (table[c] = mapped.charCodeAt(0));
   expansions.set(c, mapped);
   return (table[c] = EXPANDS);
+}
+
+/** Clears every case fold learnt since the last call: what a note's labels held does not outlive its pass. */
+export function forgetCaseFolds(): void {
+  if (folded !== null) for (const c of learnt) folded[c] = 0;
+  learnt.length = 0;
+  expansions.clear();
+}
+
+/** Whether no case fold is kept (the invariant between passes; read by tests). */
+export function keptCaseFoldsAreClear(): boolean {
+  return learnt.length === 0 && expansions.size === 0 && (folded === null || folded.every((unit) => unit === 0));
 }
 
 // FNV-1a over UTF-16 code units.

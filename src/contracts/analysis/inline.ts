@@ -74,7 +74,7 @@ import {
   takeRecordBuffers,
 } from './inline-edits';
 import { EmphasisRuns } from './inline-emphasis';
-import { LabelLookup } from './inline-labels';
+import { LabelLookup, forgetCaseFolds } from './inline-labels';
 
 export { normalizeLabel } from './inline-labels';
 
@@ -141,10 +141,11 @@ function prepareSource(lines: readonly string[]): string {
 }
 
 /**
- * Raw plain text (before NFC and whitespace folding) of the inline content `lines` (paragraph,
- * setext text lines, or one ATX content line; container prefixes removed, no line endings),
- * given the normalized labels the note defines (each as normalizeLabel gives a definition's
- * label: the lookup relies on it holding no unescaped bracket, see inline-labels.ts).
+ * Plain text of the inline content `lines` (paragraph, setext text lines, or one ATX content
+ * line; container prefixes removed, no line endings) before NFC and whitespace folding, except
+ * that an ASCII result that needed edits comes back folded (see inlineText); given the
+ * normalized labels the note defines (each as normalizeLabel gives a definition's label: the
+ * lookup relies on it holding no unescaped bracket, see inline-labels.ts).
  */
 export function inlinePlainText(lines: readonly string[], definitions: ReadonlySet<string>): string {
   return inlineText(lines, definitions).text;
@@ -152,6 +153,14 @@ export function inlinePlainText(lines: readonly string[], definitions: ReadonlyS
 
 /** inlinePlainText, with whether that text is already its own normalizeHeadingText. */
 export function inlineText(lines: readonly string[], definitions: ReadonlySet<string>): InlineText {
+  try {
+    return runInlinePass(lines, definitions);
+  } finally {
+    forgetCaseFolds();
+  }
+}
+
+function runInlinePass(lines: readonly string[], definitions: ReadonlySet<string>): InlineText {
   const source = prepareSource(lines);
   if (!source.includes('\0')) return new InlinePass(source, definitions, null).run();
   // micromark reads NUL as U+FFFD; remember where, for the one place its output still differs.

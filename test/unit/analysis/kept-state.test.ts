@@ -1,12 +1,13 @@
 /**
- * Nothing note-derived outlives a request: the buffers the analysis keeps between calls (the
- * inline pass's record buffers, the ASCII decoding scratch) hold only zeros once a call returns,
- * whatever the notes before it, short or long, ASCII or not.
+ * Nothing note-derived outlives a request: the state the analysis keeps between calls (the
+ * inline pass's record buffers, the ASCII decoding scratch, the label case-fold table) holds
+ * nothing once a call returns, whatever the notes before it, short or long, ASCII or not.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeNote } from '../../../src/contracts/analysis/analyze';
 import { giveBackRecordBuffers, takeRecordBuffers } from '../../../src/contracts/analysis/inline-edits';
+import { keptCaseFoldsAreClear } from '../../../src/contracts/analysis/inline-labels';
 import { keptAsciiBytesAreZero } from '../../../src/contracts/analysis/utf16-units';
 import { SHAPES, pathologicalNote } from '../../support/markdown/pathological';
 import { inlineCase } from './generators';
@@ -19,6 +20,7 @@ function expectKeptStateClear(): void {
     giveBackRecordBuffers(buffers, 0, 0, 0);
   }
   expect(keptAsciiBytesAreZero()).toBe(true);
+  expect(keptCaseFoldsAreClear()).toBe(true);
 }
 
 describe('state kept between calls', () => {
@@ -31,6 +33,14 @@ describe('state kept between calls', () => {
       }),
       { seed: 41, numRuns: 300 },
     );
+  });
+
+  it('keeps no case fold of the non-ASCII label chars a note used, and still resolves them', () => {
+    const note = '[Straße Σίσυφος]: /u\n\n# [STRASSE σίσυφοσ] and [ǅ]\n';
+    expect(analyzeNote(note).headings.map((heading) => heading.text)).toEqual(['STRASSE σίσυφοσ and [ǅ]']);
+    expectKeptStateClear();
+    expect(analyzeNote(note).headings.map((heading) => heading.text)).toEqual(['STRASSE σίσυφοσ and [ǅ]']);
+    expectKeptStateClear();
   });
 
   it('holds no note text after large notes of every pathological shape, and after a short one that follows', () => {
