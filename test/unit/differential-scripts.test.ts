@@ -27,7 +27,7 @@ describe.each(['differential.ts', 'differential-inline.ts'])('scripts/%s options
     expect(stdout).not.toContain('mismatches');
   });
 
-  const refused = [['--bogus'], ['--count'], ['--count', 'ten'], ['--count', '-1'], ['--seed', '1.5']];
+  const refused = [['--bogus'], ['--count'], ['--count', 'ten'], ['--count=-1'], ['--seed', '1.5']];
   it.each(refused.map((args) => [args.join(' '), args] as const))("refuses '%s' with its usage (exit 2)", (_, args) => {
     const { status, stdout, stderr } = run(script, ...args);
     expect(status).toBe(2);

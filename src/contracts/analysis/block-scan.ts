@@ -54,7 +54,10 @@ export class BlockScanner extends LineCursor implements ContentHost {
   private readonly item: Container = newContainer();
   /** Stack indices of the block quotes in the stack, bottom first. */
   private readonly quoteIndices = new IntStack();
-  /** Per group: serial of the last line whose blank rest continued its list items. */
+  /**
+   * Per group: serial of the last line whose blank rest continued its list items, or a value an
+   * earlier, closed quote at the same depth left (older than any item of the group: see push).
+   */
   private readonly groupBlankLine = new IntStack();
   /** Scratch state for container checks; copied only when a container is pushed. */
   private readonly probe: Container = newContainer();

@@ -140,9 +140,9 @@ export class IntStack {
   /** pages[0], read without the page table. */
   private first: Int32Array = NO_PAGE;
 
-  /** The value at `index`; 0 where nothing was set (also past the last page). */
+  /** The value at `index`; 0 where nothing was set (also below 0 and past the last page). */
   at(index: number): number {
-    if (index >= this.capacity) return 0;
+    if (index < 0 || index >= this.capacity) return 0;
     return (index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array))[index & PAGE_MASK] as number;
   }
 

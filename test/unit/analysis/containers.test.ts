@@ -45,6 +45,8 @@ describe('ContainerStack and IntStack', () => {
     expect([ints.at(1500), ints.at(1499), ints.at(100_000)]).toEqual([9, 0, 0]);
     for (let index = 0; index < 2000; index++) ints.push(index + 1);
     expect([ints.length, ints.top(), ints.at(0), ints.at(1500), ints.at(1999)]).toEqual([2000, 2000, 1, 1501, 2000]);
+    // Below 0 nothing was set, whatever the pages hold (index & mask would wrap into page 0).
+    expect([ints.at(-1), ints.at(-512), new IntStack().top()]).toEqual([0, 0, 0]);
   });
 });
 
@@ -67,7 +69,8 @@ describe('block quotes and list items against the oracle', () => {
 
   it('gives the oracle payloads for quotes and items nested past the first page', () => {
     for (const unit of ['> ', '- ', '> - ', '1. > ']) {
-      const depth = Math.ceil(1200 / unit.length);
+      // 600 containers or more (a `1. > ` unit opens two), so every unit crosses the 512-entry page boundary.
+      const depth = Math.ceil(1200 / unit.length) * (unit === '1. > ' ? 2 : 1);
       for (const body of [unit.repeat(depth) + 'a\n', unit.repeat(depth) + '# h\n\n' + unit.repeat(depth >> 1) + '\n' + unit.repeat(depth) + 'b\n']) {
         const oracle = runContractsWith(analyzeWithMdast, PATH, {}, body);
         for (const name of CONTRACT_NAMES) expect(JSON.stringify(CONTRACTS[name](PATH, {}, body)), `${name}: ${unit}`).toBe(JSON.stringify(oracle[name]));
