@@ -39,11 +39,29 @@ export function normalizeSlug(value: unknown): string {
 
 /**
  * Slug chars of one short value; zeroed after each use, so nothing note-derived outlives the call.
- * Two units per input unit: U+0130 writes 'i' and may be followed by a dash.
+ * Two bytes per input unit: U+0130 writes 'i' and may be followed by a dash.
  */
-const SHORT_SCRATCH = new Uint16Array(2 * SHORT_SLUG_UNITS);
+const SHORT_SCRATCH = new Uint8Array(2 * SHORT_SLUG_UNITS);
 
 function shortSlug(value: string): string {
+  const length = writeSlug(value, SHORT_SCRATCH);
+  const slug = String.fromCharCode.apply(null, SHORT_SCRATCH.subarray(0, length) as unknown as number[]);
+  SHORT_SCRATCH.fill(0, 0, length);
+  return slug;
+}
+
+function longSlug(value: string): string {
+  // One byte per unit, and one more per U+0130 (see writeSlug).
+  const out = new Uint8Array(value.includes('\u0130') ? 2 * value.length : value.length);
+  return ASCII.decode(out.subarray(0, writeSlug(value, out)));
+}
+
+/**
+ * Writes the slug chars of `value` into `out` and returns how many. Each char written but 'i' of
+ * U+0130 consumes its own unit, and each dash at least one unit that wrote no char, so `out` needs
+ * one byte per unit plus one per U+0130.
+ */
+function writeSlug(value: string, out: Uint8Array): number {
   let length = 0;
   let dash = false;
   for (let at = 0; at < value.length; at++) {
@@ -53,42 +71,12 @@ function shortSlug(value: string): string {
       dash = true;
       continue;
     }
-    if (dash && length > 0) SHORT_SCRATCH[length++] = DASH;
-    SHORT_SCRATCH[length++] = mapped;
+    if (dash && length > 0) out[length++] = DASH;
+    out[length++] = mapped;
     // U+0130 lower-cases to 'i' + U+0307, and U+0307 is a dash.
     dash = code === 0x130;
   }
-  const slug = String.fromCharCode.apply(null, SHORT_SCRATCH.subarray(0, length) as unknown as number[]);
-  SHORT_SCRATCH.fill(0, 0, length);
-  return slug;
-}
-
-function longSlug(value: string): string {
-  const units = value.length;
-  let out = new Uint8Array(units);
-  let length = 0;
-  let dash = false;
-  for (let at = 0; at < units; at++) {
-    const code = value.charCodeAt(at);
-    let mapped = slugCode(code);
-    if (code === 0x130) {
-      // 'i' then U+0307, which is a dash: written as 'i' with a dash pending.
-      if (out.length === units) {
-        const wider = new Uint8Array(units * 2);
-        wider.set(out.subarray(0, length));
-        out = wider;
-      }
-      mapped = LOWER_I;
-    }
-    if (mapped === 0) {
-      dash = true;
-      continue;
-    }
-    if (dash && length > 0) out[length++] = DASH;
-    out[length++] = mapped;
-    dash = code === 0x130;
-  }
-  return ASCII.decode(out.subarray(0, length));
+  return length;
 }
 
 /**
