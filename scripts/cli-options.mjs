@@ -36,3 +36,31 @@ export function countOption(values, name, fallback, UsageError) {
   }
   return value;
 }
+
+class ScriptUsageError extends Error {}
+
+/**
+ * For scripts with no usage handling of their own: parses `argv`, then `read` turns the values into
+ * the script's options. `--help` prints `usage` and exits 0; a usage error (from the parser or from
+ * `read`, thrown as the class it is given) prints its message and `usage` and exits 2.
+ * @template T
+ * @param {string[]} argv
+ * @param {import('node:util').ParseArgsConfig['options']} options
+ * @param {string} usage
+ * @param {(values: Record<string, string | boolean | string[] | undefined>, UsageError: new (message: string) => Error) => T} read
+ * @returns {T}
+ */
+export function parseOptionsOrExit(argv, options, usage, read) {
+  try {
+    const values = parseOptions(argv, { ...options, help: { type: 'boolean', short: 'h' } }, ScriptUsageError);
+    if (values.help) {
+      console.log(usage);
+      process.exit(0);
+    }
+    return read(values, ScriptUsageError);
+  } catch (error) {
+    if (!(error instanceof ScriptUsageError)) throw error;
+    console.error(`${error.message}\n${usage}`);
+    process.exit(2);
+  }
+}

@@ -12,27 +12,14 @@
 import fc from 'fast-check';
 import { inlineCase } from '../test/unit/analysis/generators';
 import { oracleTexts, passText } from '../test/unit/analysis/oracle';
-import { countOption, parseOptions } from './cli-options.mjs';
+import { countOption, parseOptionsOrExit } from './cli-options.mjs';
 
 const USAGE = 'usage: node --import tsx scripts/differential-inline.ts [--count N (default 500000)] [--seed N (default 20261122)]';
 
-class UsageError extends Error {}
-
-let count = 0;
-let seed = 0;
-try {
-  const values = parseOptions(process.argv.slice(2), { count: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, UsageError);
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  count = countOption(values, 'count', 500_000, UsageError);
-  seed = countOption(values, 'seed', 20261122, UsageError);
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`${error.message}\n${USAGE}`);
-  process.exit(2);
-}
+const { count, seed } = parseOptionsOrExit(process.argv.slice(2), { count: { type: 'string' }, seed: { type: 'string' } }, USAGE, (values, UsageError) => ({
+  count: countOption(values, 'count', 500_000, UsageError),
+  seed: countOption(values, 'seed', 20261122, UsageError),
+}));
 const batch = 10_000;
 const started = Date.now();
 let done = 0;

@@ -13,29 +13,15 @@ import {
   deepNestingNote, emphasisNote, grammarNote, inlineFloodNote, inlineNote, nestedNote, preprocessNote, rawNote,
 } from '../test/support/markdown/arbitraries';
 import { differential } from '../test/support/markdown/differential';
-import { countOption, parseOptions } from './cli-options.mjs';
+import { countOption, parseOptionsOrExit } from './cli-options.mjs';
 
 const USAGE = 'usage: node --import tsx scripts/differential.ts [--count N (default 10000)] [--seed N (default 1)] [--out FILE]';
 
-class UsageError extends Error {}
-
-let count = 0;
-let seed = 0;
-let out = '';
-try {
-  const values = parseOptions(process.argv.slice(2), { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, UsageError);
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  count = countOption(values, 'count', 10_000, UsageError);
-  seed = countOption(values, 'seed', 1, UsageError);
-  out = typeof values.out === 'string' ? values.out : '';
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`${error.message}\n${USAGE}`);
-  process.exit(2);
-}
+const { count, seed, out } = parseOptionsOrExit(process.argv.slice(2), { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } }, USAGE, (values, UsageError) => ({
+  count: countOption(values, 'count', 10_000, UsageError),
+  seed: countOption(values, 'seed', 1, UsageError),
+  out: typeof values.out === 'string' ? values.out : '',
+}));
 
 /** Weighted mix of every generator, inline floods and block grammar most. */
 const note = fc.oneof(
