@@ -23,7 +23,11 @@
  * the one before, at most 10) and timed as the median of 5; because the
  * first run after switching shapes is JIT warm-up (2-10x the steady time),
  * the first run of each 100K input is also printed, as "100K cold ms",
- * never folded into the median. In the contracts table one run = the four
+ * never folded into the median. Each shape is also timed at 125K, 250K,
+ * 500K and 1M chars, the four sizes sampled in turn (7 rounds after 4
+ * warm-up runs each) so that a change in machine speed mid-row lands on
+ * all of them; growth per doubling is fitted over those four medians
+ * (fittedGrowth) rather than read from one ratio of two. In the contracts table one run = the four
  * contracts on every note of the input (three analyses per note, as the
  * builders do). MB/s means millions of UTF-16 chars per second (the inputs
  * are ASCII apart from a few corpus chars, so chars ~ bytes).
@@ -339,20 +343,59 @@ function requestWork(body: string): number {
   return CONTRACTS.section_source('bench/pathological.md', {}, body).sections.length;
 }
 
+/**
+ * Per-doubling growth fitted over (chars, ms) points: 2 ** (least-squares slope of log2 ms on
+ * log2 chars). Linear work gives 2.0, quadratic 4.0; one noisy point moves it far less than it
+ * moves a ratio of two medians.
+ */
+export function fittedGrowth(points: ReadonlyArray<readonly [chars: number, ms: number]>): number {
+  const xs = points.map(([chars]) => Math.log2(chars));
+  const ys = points.map(([, ms]) => Math.log2(Math.max(ms, 1e-6)));
+  const meanX = xs.reduce((sum, x) => sum + x, 0) / xs.length;
+  const meanY = ys.reduce((sum, y) => sum + y, 0) / ys.length;
+  let covariance = 0;
+  let variance = 0;
+  xs.forEach((x, index) => {
+    covariance += (x - meanX) * ((ys[index] as number) - meanY);
+    variance += (x - meanX) ** 2;
+  });
+  return 2 ** (covariance / variance);
+}
+
+/**
+ * Medians per size with the sizes sampled in turn (round r times every size before round r + 1),
+ * so a change in machine speed during the row lands on every size alike instead of on one.
+ */
+function timeInterleaved(works: ReadonlyArray<() => unknown>, runs: number): number[] {
+  const repeats = works.map((work) => {
+    let spent = cpuMsPerCall(work);
+    for (let index = 0; index < 3; index++) spent = cpuMsPerCall(work);
+    return Math.min(1000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(spent, 0.001))));
+  });
+  const samples = works.map((): number[] => []);
+  for (let round = 0; round < runs; round++) works.forEach((work, index) => samples[index]?.push(cpuMsPerCall(work, repeats[index])));
+  return samples.map(median);
+}
+
 function pathologicalSection(): void {
   const small = 100_000;
-  const [mid, large] = quick ? [200_000, 0] : [500_000, 1_000_000];
-  const runs = quick ? 1 : 5;
+  // Growth is fitted over these sizes; the last one is the rate's size.
+  const ladder = quick ? [100_000, 200_000] : [125_000, 250_000, 500_000, 1_000_000];
+  const top = ladder[ladder.length - 1] as number;
+  const topLabel = quick ? '200K' : '1M';
+  const runs = quick ? 1 : 7;
   console.log(`\n## Pathological inputs (cmark and md4c test/pathological_tests.py, issue 10), one request's contract work in-process\n`);
   console.log(
     (quick
       ? 'one run each after 1 warm-up (--quick: indicative only); '
-      : `median of ${runs} samples after warm-up until steady (3-10 runs), a call under ${MIN_SAMPLE_MS} ms repeated within each sample; 100K cold = the first run of that input, before any warm-up; `) +
-      `growth = time(${quick ? '200K' : '1M'}) / time(${quick ? '100K' : '500K'}) chars; ` +
-      `targets: <= 10 ms at 100K, growth <= 2.3x, >= 20 MB/s at 1M, heap (used heap + ArrayBuffers, probed once every row is timed) <= 16 B/char (! marks a miss)\n`,
+      : `100K = median of 5 samples after warm-up until steady (3-10 runs); 100K cold = the first run of that input, before any warm-up; ` +
+        `125K, 250K, 500K and 1M = medians of ${runs} samples taken in turn across the four sizes after 4 warm-up runs each; a call under ${MIN_SAMPLE_MS} ms is repeated within each sample; `) +
+      `growth = per-doubling growth fitted over ${quick ? '100K and 200K' : '125K-1M (2 ** slope of log time on log chars; linear = 2.0, quadratic = 4.0)'}; ` +
+      `${quick ? '' : '1M/500K = the ratio of those two medians alone (shown, no target); '}` +
+      `targets: <= 10 ms at 100K, growth <= 2.3x, >= 20 MB/s at ${topLabel}, heap (used heap + ArrayBuffers, probed once every row is timed) <= 16 B/char (! marks a miss)\n`,
   );
-  const header = ['shape', 'position', '100K cold ms', '100K ms', `${quick ? '200K' : '1M'} ms`, `MB/s ${quick ? '200K' : '1M'}`, 'growth', ...(quick ? [] : ['heap B/char'])];
-  const widths = [46, 9, 12, 8, 8, 9, 7, 11];
+  const header = ['shape', 'position', '100K cold ms', '100K ms', `${topLabel} ms`, `MB/s ${topLabel}`, 'growth', ...(quick ? [] : ['1M/500K', 'heap B/char'])];
+  const widths = [46, 9, 12, 8, 8, 9, 7, 7, 11];
   const print = (row: string[]): void => console.log('| ' + row.map((cell, index) => (index < 2 ? cell.padEnd(widths[index]) : cell.padStart(widths[index]))).join(' | ') + ' |');
   print(header);
   let worstSmall = 0;
@@ -368,16 +411,17 @@ function pathologicalSection(): void {
   // which would otherwise change how the next rows' runs are collected and so their times.
   const rows: string[][] = [];
   for (const { shape, position } of cases) {
-    const timeAt = (chars: number): { cold: number; median: number } => {
-      const body = pathologicalNote(shape, position, chars);
-      return quick ? { cold: NaN, median: timeMedian(() => requestWork(body), runs, 1) } : timeSteady(() => requestWork(body), runs);
-    };
-    const { cold: coldSmall, median: atSmall } = timeAt(small);
-    const atMid = timeAt(mid).median;
-    const atTop = large > 0 ? timeAt(large).median : atMid;
-    const topChars = large > 0 ? large : mid;
-    const growth = atTop / (large > 0 ? atMid : atSmall);
-    const rate = topChars / 1e6 / (atTop / 1000);
+    const smallBody = pathologicalNote(shape, position, small);
+    const { cold: coldSmall, median: atSmall } = quick
+      ? { cold: NaN, median: timeMedian(() => requestWork(smallBody), runs, 1) }
+      : timeSteady(() => requestWork(smallBody), 5);
+    const bodies = ladder.map((chars) => pathologicalNote(shape, position, chars));
+    const times = quick
+      ? bodies.map((body) => timeMedian(() => requestWork(body), runs, 1))
+      : timeInterleaved(bodies.map((body) => () => requestWork(body)), runs);
+    const atTop = times[times.length - 1] as number;
+    const growth = fittedGrowth(ladder.map((chars, index) => [chars, times[index] as number]));
+    const rate = top / 1e6 / (atTop / 1000);
     worstSmall = Math.max(worstSmall, atSmall);
     if (!quick) worstCold = Math.max(worstCold, coldSmall);
     worstGrowth = Math.max(worstGrowth, growth);
@@ -390,11 +434,12 @@ function pathologicalSection(): void {
       fixed(atTop, 1),
       `${fixed(rate, 1)}${rate < 20 ? '!' : ''}`,
       `${fixed(growth, 2)}${growth > 2.3 ? '!' : ''}`,
+      ...(quick ? [] : [fixed(atTop / (times[times.length - 2] as number), 2)]),
     ]);
   }
   if (!quick) {
     cases.forEach(({ shape, position }, index) => {
-      const body = pathologicalNote(shape, position, large);
+      const body = pathologicalNote(shape, position, top);
       const heap = peakHeap(() => requestWork(body)).bytes / body.length;
       worstHeap = Math.max(worstHeap, heap);
       rows[index]?.push(`${fixed(heap, 2)}${heap > 16 ? '!' : ''}`);
@@ -402,7 +447,7 @@ function pathologicalSection(): void {
   }
   rows.forEach(print);
   console.log(
-    `\nworst: ${fixed(worstSmall, 2)} ms at 100K${quick ? '' : ` (cold first run ${fixed(worstCold, 2)} ms)`}, growth ${fixed(worstGrowth, 2)}x per doubling, ${fixed(worstRate, 1)} MB/s at ${quick ? '200K' : '1M'}` +
+    `\nworst: ${fixed(worstSmall, 2)} ms at 100K${quick ? '' : ` (cold first run ${fixed(worstCold, 2)} ms)`}, growth ${fixed(worstGrowth, 2)}x per doubling, ${fixed(worstRate, 1)} MB/s at ${topLabel}` +
       (quick ? '' : `, heap ${fixed(worstHeap, 2)} B/char`),
   );
 }
