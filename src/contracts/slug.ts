@@ -4,6 +4,7 @@
  * No transliteration, so 'é' and every astral character vanish into '-'.
  */
 const ASCII = new TextDecoder();
+const UTF8 = new TextEncoder();
 
 const DASH = 45;
 const LOWER_I = 105;
@@ -53,7 +54,33 @@ function shortSlug(value: string): string {
 function longSlug(value: string): string {
   // One byte per unit, and one more per U+0130 (see writeSlug).
   const out = new Uint8Array(value.includes('\u0130') ? 2 * value.length : value.length);
+  // Every unit read as one byte means every unit is ASCII (any other takes 2-4 bytes and the
+  // bytes run out first): then the slug is written over those bytes, read as bytes.
+  if (out.length === value.length && UTF8.encodeInto(value, out).read === value.length) return ASCII.decode(out.subarray(0, writeAsciiSlugInPlace(out)));
   return ASCII.decode(out.subarray(0, writeSlug(value, out)));
+}
+
+/**
+ * writeSlug over ASCII bytes, in place: the slug chars of bytes[0, n) written from index 0. The
+ * write index never passes the read index (each char written consumes its own byte, each dash
+ * one before it that wrote nothing), so no byte is overwritten before it is read.
+ */
+function writeAsciiSlugInPlace(bytes: Uint8Array): number {
+  let length = 0;
+  let dash = false;
+  for (let at = 0; at < bytes.length; at++) {
+    const mapped = ASCII_SLUG[bytes[at] as number] as number;
+    if (mapped === 0) {
+      dash = true;
+      continue;
+    }
+    if (dash) {
+      if (length > 0) bytes[length++] = DASH;
+      dash = false;
+    }
+    bytes[length++] = mapped;
+  }
+  return length;
 }
 
 /**

@@ -73,6 +73,27 @@ describe('normalizeSlug (REFERENCE-CONTRACTS 1.2)', () => {
     }
   });
 
+  it('long ASCII values (slugged over their bytes in place) and long values with one non-ASCII unit anywhere equal the reference', () => {
+    const reference = (value: string): string =>
+      value.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/-+/g, '-').replace(/^-/, '').replace(/-$/, '');
+    const ascii = fc.oneof(
+      fc.constantFrom('A', 'z', '0', '-', ' ', '_', '[', '(', '\t', '\0', '\x7f'),
+      fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)),
+    );
+    const odd = fc.constantFrom('\u0130', '\u212A', 'é', '😀', '\ud800', '\u0080', 'K');
+    fc.assert(
+      fc.property(
+        fc.array(ascii, { minLength: SHORT_SLUG_UNITS + 1, maxLength: 6 * SHORT_SLUG_UNITS }).map((units) => units.join('')),
+        fc.option(fc.tuple(fc.nat(), odd), { nil: null }),
+        (base, insert) => {
+          const value = insert === null ? base : base.slice(0, insert[0] % (base.length + 1)) + insert[1] + base.slice(insert[0] % (base.length + 1));
+          expect(normalizeSlug(value)).toBe(reference(value));
+        },
+      ),
+      { seed: 11, numRuns: 3000 },
+    );
+  });
+
   it('returns empty for non-strings', () => {
     expect(normalizeSlug(42)).toBe('');
     expect(normalizeSlug(null)).toBe('');
