@@ -3,8 +3,9 @@
  * [a-z0-9-] becomes '-', runs collapse, one '-' trimmed at each end.
  * No transliteration, so 'é' and every astral character vanish into '-'.
  */
+import { asciiBytesOf } from './analysis/utf16-units';
+
 const ASCII = new TextDecoder();
-const UTF8 = new TextEncoder();
 
 const DASH = 45;
 const LOWER_I = 105;
@@ -52,11 +53,11 @@ function shortSlug(value: string): string {
 }
 
 function longSlug(value: string): string {
+  // An ASCII value is slugged over its own bytes (typed-array reads, no second buffer).
+  const bytes = asciiBytesOf(value);
+  if (bytes !== null) return ASCII.decode(bytes.subarray(0, writeAsciiSlugInPlace(bytes)));
   // One byte per unit, and one more per U+0130 (see writeSlug).
   const out = new Uint8Array(value.includes('\u0130') ? 2 * value.length : value.length);
-  // Every unit read as one byte means every unit is ASCII (any other takes 2-4 bytes and the
-  // bytes run out first): then the slug is written over those bytes, read as bytes.
-  if (out.length === value.length && UTF8.encodeInto(value, out).read === value.length) return ASCII.decode(out.subarray(0, writeAsciiSlugInPlace(out)));
   return ASCII.decode(out.subarray(0, writeSlug(value, out)));
 }
 
