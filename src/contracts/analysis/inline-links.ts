@@ -203,31 +203,29 @@ class TitleSearch {
   private from = -1;
   private found = -1;
   private table: Int32Array | null = null;
+  private readonly closeChar: string;
 
   constructor(
     private readonly src: string,
     private readonly close: number,
-  ) {}
+  ) {
+    this.closeChar = String.fromCharCode(close);
+  }
 
   end(i: number): number {
     if (this.table !== null) return this.table[i] as number;
     if (this.from >= 0 && i >= this.from && (this.found < 0 || i <= this.found)) return this.found;
     if (this.from >= 0 && i < this.from) return this.buildTable()[i] as number;
     const src = this.src;
-    const close = this.close;
-    let k = i;
-    let found = -1;
-    for (;;) {
-      const c = src.charCodeAt(k);
-      if (c === close) {
-        found = k;
-        break;
-      }
-      if (Number.isNaN(c)) break;
-      if (c === BACKSLASH) {
-        const d = src.charCodeAt(k + 1);
-        k += d === close || d === BACKSLASH ? 2 : 1;
-      } else k++;
+    // Read in pairs from i, a close is escaped exactly when an odd run of backslashes from i on
+    // ends right before it. Each run lies after the previous candidate (a close, not a backslash),
+    // so the runs are read once in all, and indexOf finds the candidates.
+    let found = src.indexOf(this.closeChar, i);
+    while (found >= 0) {
+      let run = found;
+      while (run > i && src.charCodeAt(run - 1) === BACKSLASH) run--;
+      if (((found - run) & 1) === 0) break;
+      found = src.indexOf(this.closeChar, found + 1);
     }
     this.from = i;
     this.found = found;

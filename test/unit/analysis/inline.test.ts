@@ -82,6 +82,32 @@ describe('inlinePlainText against the micromark oracle', () => {
     expect(compared).toBeGreaterThan(300);
   });
 
+  it('agrees on link titles ending after runs of backslashes (an odd run escapes the closer)', () => {
+    // `[a](b <open><content><close><tail>`: the content's backslash runs decide which closer ends the title.
+    const link = fc
+      .tuple(
+        fc.constantFrom('"', "'", '('),
+        fc.array(fc.constantFrom('\\', '\\', '\\\\', 'x', ' ', '"', "'", ')', '('), { maxLength: 12 }),
+        fc.constantFrom(')', ' )', '', ' y")'),
+      )
+      .map(([open, content, tail]) => `[a](b ${open}${content.join('')}${open === '(' ? ')' : open}${tail}`);
+    const text = fc.array(link, { minLength: 1, maxLength: 4 }).map((links) => links.join(' '));
+    let compared = 0;
+    let linked = 0;
+    fc.assert(
+      fc.property(text, (value) => {
+        const expected = oracleTexts([value], []);
+        if (expected === null) return;
+        compared++;
+        if (!expected.paragraph.startsWith('[')) linked++;
+        expect(passText([value], [])).toBe(expected.paragraph);
+      }),
+      { seed: 20261124, numRuns: 2000 },
+    );
+    expect(compared).toBeGreaterThan(1500);
+    expect(linked).toBeGreaterThan(300);
+  });
+
   it('agrees on emphasis runs with and without a possible partner (openers after the last closer, closers before the first opener)', () => {
     // The pass leaves out of its delimiter list a run that can only open when no run of its marker
     // that can close follows it, and a run that can only close when no opener of its marker came
