@@ -19,8 +19,8 @@
  * Timing: median CPU time (process.cpuUsage, user + system, so other
  * processes on a shared machine do not inflate it) of N runs after
  * warm-up. In the pathological table every input is warmed until steady
- * (at least 3 warm-up runs, more while a run is still over 10% faster than
- * the one before, at most 10) and timed as the median of 5; because the
+ * (at least 5 warm-up runs, more while a run is still over 10% faster than
+ * the one before, at most 12) and timed as the median of 9; because the
  * first run after switching shapes is JIT warm-up (2-10x the steady time),
  * the first run of each 100K input is also printed, as "100K cold ms",
  * never folded into the median. Each shape is also timed at 125K, 250K,
@@ -388,7 +388,7 @@ function pathologicalSection(): void {
   console.log(
     (quick
       ? 'one run each after 1 warm-up (--quick: indicative only); '
-      : `100K = median of 5 samples after warm-up until steady (3-10 runs); 100K cold = the first run of that input, before any warm-up; ` +
+      : `100K = median of 9 samples after warm-up until steady (5-12 runs); 100K cold = the first run of that input, before any warm-up; ` +
         `125K, 250K, 500K and 1M = medians of ${runs} samples taken in turn across the four sizes after 4 warm-up runs each; a call under ${MIN_SAMPLE_MS} ms is repeated within each sample; `) +
       `growth = per-doubling growth fitted over ${quick ? '100K and 200K' : '125K-1M (2 ** slope of log time on log chars; linear = 2.0, quadratic = 4.0)'}; ` +
       `${quick ? '' : '1M/500K = the ratio of those two medians alone (shown, no target); '}` +
@@ -414,7 +414,7 @@ function pathologicalSection(): void {
     const smallBody = pathologicalNote(shape, position, small);
     const { cold: coldSmall, median: atSmall } = quick
       ? { cold: NaN, median: timeMedian(() => requestWork(smallBody), runs, 1) }
-      : timeSteady(() => requestWork(smallBody), 5);
+      : timeSteady(() => requestWork(smallBody), 9, 5, 12);
     const bodies = ladder.map((chars) => pathologicalNote(shape, position, chars));
     const times = quick
       ? bodies.map((body) => timeMedian(() => requestWork(body), runs, 1))
