@@ -18,7 +18,7 @@
  */
 import { hasJsNonWhitespace } from './chars';
 import { scanBlocks } from './block-scan';
-import { normalizeHeadingText } from './heading-text';
+import { headingTextOf } from './heading-text';
 import { inlineText, normalizeLabel, type InlineText } from './inline-engine';
 import { assertBodyWithinCap, structureOf, type NoteStructure, type StructureColumns } from './structure';
 
@@ -52,7 +52,7 @@ export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INF
     // Without a char that can begin inline syntax, the text nodes hold the lines as written; every
     // difference (line endings, a hard break's spaces) is whitespace that the heading text folds and
     // the substance test ignores, so the inline pass would give the same answer.
-    return hasInlineSyntax(lines) ? inlineText(lines, definedLabels()) : { text: lines.join('\n'), normalized: false };
+    return hasInlineSyntax(lines) ? inlineText(lines, definedLabels()) : { text: lines.join('\n'), normalized: false, folded: false };
   };
 
   const { headings, blocks } = scan;
@@ -63,7 +63,7 @@ export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INF
   for (let index = 0; index < headingTexts.length; index++) {
     const plain = plainText(headings.source[index]);
     headingPlain?.set(headings.source[index], plain.text);
-    headingTexts[index] = plain.normalized ? plain.text : normalizeHeadingText(plain.text);
+    headingTexts[index] = headingTextOf(plain);
   }
   // Pending sources decide the bits still 0, in place.
   const substantive = blocks.substantive;

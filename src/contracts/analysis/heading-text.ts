@@ -9,10 +9,24 @@
  */
 import { isJsWhitespace } from './chars';
 import { normalizeNfc } from './inline-engine';
+import type { InlineText } from './inline-edits';
 import { unitsToString } from './utf16-units';
 
 export function normalizeHeadingText(raw: string): string {
   return foldWhitespace(normalizeNfc(raw));
+}
+
+/**
+ * normalizeHeadingText of an inline pass result, doing only what the pass has not done. A folded
+ * text needs NFC alone, because NFC and the fold commute: every JS whitespace char is a starter
+ * (combining class 0) that composes with nothing, so NFC works on the stretches between them
+ * independently; NFC maps whitespace only to whitespace (U+2000 -> U+2002, U+2001 -> U+2003) and
+ * nothing else to whitespace, so the runs it leaves are the runs it was given. Hence
+ * NFC(fold(x)) = fold(NFC(x)) (test/unit/analysis/heading-text.test.ts checks every BMP unit).
+ */
+export function headingTextOf(plain: InlineText): string {
+  if (plain.normalized) return plain.text;
+  return plain.folded ? normalizeNfc(plain.text) : normalizeHeadingText(plain.text);
 }
 
 /** Any whitespace but a single space (`\s` is exactly isJsWhitespace). */

@@ -15,7 +15,7 @@
  * only zeros and at most SCRATCH_BUDGET ints in all; giving them back costs O(records). A
  * stream grows by at least doubling up to its bound (grownLength): O(records) copying per pass.
  */
-import { foldedAsciiToString, fromCodeUnits } from './utf16-units';
+import { foldedAsciiToString, foldedUnitsToString } from './utf16-units';
 
 const LF = 10;
 const SPACE = 32;
@@ -200,10 +200,13 @@ function keepWithinRoom(buffer: Int32Array<ArrayBuffer>, used: number, first: nu
   return buffer;
 }
 
-/** Plain text of an inline source; `normalized` when it is already its own normalizeHeadingText. */
+/** Plain text of an inline source, and how far it is already a heading text (see headingTextOf). */
 export interface InlineText {
   text: string;
+  /** Already its own normalizeHeadingText (an ASCII result with its whitespace folded). */
   normalized: boolean;
+  /** Its whitespace already folded (every run of JS whitespace one space, none at either end); implied by `normalized`. */
+  folded: boolean;
 }
 
 /** The pass's records; a stream's `End` is 0 when none of its records is an edit. */
@@ -220,14 +223,14 @@ export interface InlineEdits {
 
 /**
  * The source with every edit applied: items, delimiter runs that matched emphasis and
- * brackets that formed a link or an image, merged in source order. When the result is ASCII it
- * comes back with its whitespace already folded (foldedAsciiToString), which is then exactly its
- * normalizeHeadingText (NFC leaves ASCII as it is), and blank exactly when the unfolded text is.
+ * brackets that formed a link or an image, merged in source order, with its whitespace folded
+ * (blank exactly when the unfolded text is). When the result is ASCII that is exactly its
+ * normalizeHeadingText (NFC leaves ASCII as it is); otherwise NFC is what remains (headingTextOf).
  */
 export function renderEdits(src: string, edits: InlineEdits): InlineText {
 const { strings, items, itemsEnd, delimiters, delimitersEnd, brackets, bracketsEnd } = edits;
 const n = src.length;
-  if (itemsEnd === 0 && delimitersEnd === 0 && bracketsEnd === 0) return { text: src, normalized: false };
+  if (itemsEnd === 0 && delimitersEnd === 0 && bracketsEnd === 0) return { text: src, normalized: false, folded: false };
   // Every edit is at most as long as its source span plus two boundary spaces.
   const out = new Uint16Array(n + 2 * (itemsEnd / ITEM_STRIDE + delimitersEnd / DELIMITER_STRIDE + bracketsEnd / BRACKET_STRIDE) + 2);
   let w = 0;
@@ -293,7 +296,7 @@ const n = src.length;
     if (depth === 0) out[w++] = SPACE;
   }
   for (let k = copied; k < n; k++) bits |= out[w++] = src.charCodeAt(k);
-  return bits < 0x80 ? { text: foldedAsciiToString(out, w), normalized: true } : { text: fromCodeUnits(out, w), normalized: false };
+  return bits < 0x80 ? { text: foldedAsciiToString(out, w), normalized: true, folded: true } : { text: foldedUnitsToString(out, w), normalized: false, folded: true };
 }
 
 /** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */

@@ -5,8 +5,9 @@
  *
  * Invariant: `normalizeHeadingText(inlinePlainText(lines, defs))` equals the reference
  * pipeline's heading text for the same content, and the result is blank exactly when the
- * reference paragraph has no non-blank value or alt. `inlineText` says when its text is already
- * normalized (an ASCII result, folded as it is decoded). Every node boundary is emitted as a
+ * reference paragraph has no non-blank value or alt. `inlineText` says how much of that
+ * normalization is done: a result that needed edits comes back with its whitespace folded, and
+ * an ASCII one is then normalized (headingTextOf does the rest). Every node boundary is emitted as a
  * space (the reference joins siblings with ' ' and folds whitespace) except inside an image
  * label, whose alt is the children's text concatenated without separators.
  *
@@ -143,7 +144,7 @@ function prepareSource(lines: readonly string[]): string {
 /**
  * Plain text of the inline content `lines` (paragraph, setext text lines, or one ATX content
  * line; container prefixes removed, no line endings) before NFC and whitespace folding, except
- * that an ASCII result that needed edits comes back folded (see inlineText); given the
+ * that a result that needed edits comes back folded (see inlineText); given the
  * normalized labels the note defines (each as normalizeLabel gives a definition's label: the
  * lookup relies on it holding no unescaped bracket, see inline-labels.ts).
  */
@@ -151,7 +152,7 @@ export function inlinePlainText(lines: readonly string[], definitions: ReadonlyS
   return inlineText(lines, definitions).text;
 }
 
-/** inlinePlainText, with whether that text is already its own normalizeHeadingText. */
+/** inlinePlainText, with whether that text is already folded, or already its own normalizeHeadingText. */
 export function inlineText(lines: readonly string[], definitions: ReadonlySet<string>): InlineText {
   try {
     return runInlinePass(lines, definitions);

@@ -9,6 +9,8 @@
  * 1 MiB) and one decode; fromCodeUnits adds one classifying scan.
  */
 
+import { isJsWhitespace } from './chars';
+
 /** Typed arrays are read in the platform's byte order; the utf-16le decoder needs it little-endian. */
 const LITTLE_ENDIAN = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;
 const hasDecoder = typeof TextDecoder === 'function';
@@ -66,6 +68,31 @@ export function asciiBytesOf(text: string): Uint8Array | null {
   if (utf8Encoder === null) return null;
   const bytes = new Uint8Array(text.length);
   return utf8Encoder.encodeInto(text, bytes).read === text.length ? bytes : null;
+}
+
+/**
+ * The string of units[0, length) with every run of JS whitespace (what `\s` matches, non-ASCII
+ * included) as one space and none at either end; whatever the units hold. Folded in place (the
+ * write index never passes the read index), classified on the way, decoded once.
+ */
+export function foldedUnitsToString(units: Uint16Array, length: number): string {
+  let size = 0;
+  let space = false;
+  let bits = 0;
+  let surrogate = false;
+  for (let k = 0; k < length; k++) {
+    const unit = units[k] as number;
+    if (isJsWhitespace(unit)) {
+      space = true;
+      continue;
+    }
+    if (space && size > 0) units[size++] = 32;
+    space = false;
+    units[size++] = unit;
+    bits |= unit;
+    if ((unit & 0xf800) === 0xd800) surrogate = true;
+  }
+  return unitsToString(units, 0, size, bits < 0x80 ? 'ascii' : surrogate ? 'any' : 'well-formed');
 }
 
 /**

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
+import { headingTextOf, normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
 import { normalizeHeadingText as oracle } from '../../../src/contracts/markdown';
-import { unitsToString } from '../../../src/contracts/analysis/utf16-units';
+import { foldedUnitsToString, unitsToString } from '../../../src/contracts/analysis/utf16-units';
 
 const PIECES = [
   'a', 'é', 'e\u0301', ' ', '  ', '\t', '\n', '\u00A0', '\u2003', '\u3000', '\uFEFF', '\u2028', '\u1680', '\u180E',
@@ -44,6 +44,57 @@ describe('normalizeHeadingText', () => {
       'ascii\twith\ttabs '.repeat(10000),
     ];
     for (const value of cases) expect(normalizeHeadingText(value)).toBe(oracle(value));
+  });
+});
+
+/** The reference fold alone: every \s+ run one space, trimmed (no NFC). */
+const foldOnly = (value: string): string => value.replace(/\s+/g, ' ').trim();
+
+describe('headingTextOf: NFC after the fold equals the reference (NFC, then the fold)', () => {
+  it('holds for every BMP code unit beside whitespace, marks, Hangul jamo and the whitespace singletons', () => {
+    const contexts = [
+      (u: string) => `${u} \u0301`,
+      (u: string) => `e${u}\u0301`,
+      (u: string) => `${u}\t${u}`,
+      (u: string) => ` ${u}\u0308 `,
+      (u: string) => `\u1100${u}\u1161`,
+      (u: string) => `\u1100 ${u}\u1161`,
+      (u: string) => `${u}\u2000\u0301`,
+      (u: string) => `a\u3000${u}\u0327\u0301`,
+    ];
+    let failures = 0;
+    for (let code = 0; code <= 0xffff; code++) {
+      const unit = String.fromCharCode(code);
+      for (const context of contexts) {
+        const value = context(unit);
+        const folded = foldOnly(value);
+        if (headingTextOf({ text: folded, normalized: false, folded: true }) !== oracle(value)) failures++;
+      }
+    }
+    expect(failures).toBe(0);
+  });
+
+  it('holds on generated text of whitespace, marks, letters, Hangul and surrogates (fixed seed)', () => {
+    const pieces = [...PIECES, '\u2000', '\u2001', '\u1100', '\u1161', '\u11A8', '\uAC00', 'A\u030A', '\u212B', '\u0344', '\u0F73', '\u1E9B\u0323', '\u00A0\u0301'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join('')), (value) => {
+        expect(headingTextOf({ text: foldOnly(value), normalized: false, folded: true })).toBe(oracle(value));
+      }),
+      { seed: 20261125, numRuns: 5000 },
+    );
+  });
+});
+
+describe('foldedUnitsToString', () => {
+  it('equals the reference fold of the units, whatever they hold (folded in place)', () => {
+    const unit = fc.oneof(fc.constantFrom(0x20, 0x09, 0x0a, 0xa0, 0x2000, 0x3000, 0xfeff, 0x1680, 0x85, 0x180e, 0xd800, 0xdc00, 0x61, 0xe9), fc.integer({ min: 0, max: 0xffff }));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 200 }), (list) => {
+        const expected = foldOnly(list.map((code) => String.fromCharCode(code)).join(''));
+        expect(foldedUnitsToString(Uint16Array.from(list), list.length)).toBe(expected);
+      }),
+      { seed: 12, numRuns: 3000 },
+    );
   });
 });
 

@@ -292,7 +292,7 @@ describe('inlinePlainText against the micromark oracle', () => {
 
 describe('inlineText', () => {
   it('says normalized only for ASCII text that is its own normalizeHeadingText, and then it is the reference heading text', () => {
-    expect(inlineText(['  *a*  b\t`c`  \\*  '], new Set())).toEqual({ text: 'a b c *', normalized: true });
+    expect(inlineText(['  *a*  b\t`c`  \\*  '], new Set())).toEqual({ text: 'a b c *', normalized: true, folded: true });
     let normalized = 0;
     fc.assert(
       fc.property(inlineCase, ({ lines, labels }) => {
@@ -307,6 +307,26 @@ describe('inlineText', () => {
       { seed: 31, numRuns: 3000 },
     );
     expect(normalized).toBeGreaterThan(300);
+  });
+});
+
+describe('inlineText (non-ASCII results)', () => {
+  it('says folded for every result with edits, and NFC of a folded text is the reference heading text', () => {
+    expect(inlineText(['  *é*  b\t`c`  \u00a0\\*  '], new Set())).toEqual({ text: 'é b c *', normalized: false, folded: true });
+    let folded = 0;
+    fc.assert(
+      fc.property(inlineCase, ({ lines, labels }) => {
+        const plain = inlineText(lines, definitionSet(labels));
+        if (!plain.folded) return;
+        expect(plain.text).toBe(plain.text.replace(/\s+/g, ' ').trim());
+        if (plain.normalized) return;
+        folded++;
+        const expected = oracleTexts(lines, labels);
+        if (expected !== null) expect(plain.text.normalize('NFC')).toBe(expected.heading);
+      }),
+      { seed: 32, numRuns: 3000 },
+    );
+    expect(folded).toBeGreaterThan(100);
   });
 });
 

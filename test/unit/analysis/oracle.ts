@@ -9,6 +9,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes } from 'mdast';
 import { headingPlainText, normalizeHeadingText } from '../../../src/contracts/markdown';
 import { inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
+import { headingTextOf } from '../../../src/contracts/analysis/heading-text';
 
 export type Position = 'paragraph' | 'atx' | 'setext';
 
@@ -66,10 +67,9 @@ export function definitionSet(labels: readonly string[]): Set<string> {
   return new Set(labels.map(normalizeLabel));
 }
 
-/** The pass's heading text as the analysis takes it: as it comes when the pass says it is normalized. */
+/** The pass's heading text as the analysis takes it (headingTextOf: only what the pass has not done). */
 export function passText(lines: readonly string[], labels: readonly string[]): string {
-  const plain = inlineText(lines, definitionSet(labels));
-  return plain.normalized ? plain.text : normalizeHeadingText(plain.text);
+  return headingTextOf(inlineText(lines, definitionSet(labels)));
 }
 
 export interface Comparison {
