@@ -1,7 +1,8 @@
 /**
  * Timing printout for the linear inline pass (not a test): every pathological shape
  * (test/support/markdown/pathological.ts, inline shapes) at 100 KB and at 1,000,000 characters through
- * inlinePlainText + normalizeNfc, plus long combining-mark runs through normalizeNfc.
+ * inlineText + headingTextOf (the heading text as the analysis makes it), plus long combining-mark runs
+ * through normalizeNfc.
  * Prints CPU ms (best of 5), MB/s at 1M and the growth per doubling between 500,000 and
  * 1,000,000 characters. On a shared machine the figures vary: the first line prints a
  * calibration (a plain charCodeAt scan of 1M characters, about 1 ms on an idle core) so they
@@ -9,7 +10,8 @@
  *
  *   node --import tsx scripts/inline-timing.ts
  */
-import { inlinePlainText, normalizeLabel } from '../src/contracts/analysis/inline';
+import { headingTextOf } from '../src/contracts/analysis/heading-text';
+import { inlineText, normalizeLabel } from '../src/contracts/analysis/inline';
 import { normalizeNfc } from '../src/contracts/analysis/normalize-nfc';
 import { SHAPES } from '../test/support/markdown/pathological';
 
@@ -48,7 +50,7 @@ function measure(name: string, make: (size: number) => string, work: (text: stri
 
 for (const shape of SHAPES.filter((each) => each.kind === 'inline')) {
   const definitions = new Set((shape.labels?.(1_000_000) ?? []).map(normalizeLabel));
-  measure(shape.name, shape.build, (text) => normalizeNfc(inlinePlainText([text], definitions)));
+  measure(shape.name, shape.build, (text) => headingTextOf(inlineText([text], definitions)));
 }
 const marks = (unit: string) => (size: number) => 'a' + unit.repeat(Math.floor(size / unit.length));
 measure('NFC: out-of-order marks (normalizeNfc)', marks('\u0301\u0316'), normalizeNfc);

@@ -203,7 +203,7 @@ function keepWithinRoom(buffer: Int32Array<ArrayBuffer>, used: number, first: nu
 /** Plain text of an inline source, and how far it is already a heading text (see headingTextOf). */
 export interface InlineText {
   text: string;
-  /** Already its own normalizeHeadingText (an ASCII result with its whitespace folded). */
+  /** True: already its own normalizeHeadingText (set for results written as ASCII); false promises nothing. */
   normalized: boolean;
   /** Its whitespace already folded (every run of JS whitespace one space, none at either end); implied by `normalized`. */
   folded: boolean;

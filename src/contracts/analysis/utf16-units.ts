@@ -61,8 +61,10 @@ export function foldedAsciiToString(units: Uint16Array, length: number): string 
 }
 
 /**
- * `text` as one byte per code unit when every unit is ASCII, else null: TextEncoder writes ASCII
- * one byte per unit and any other unit as 2-4 bytes, so the bytes run out before the units do.
+ * `text` as one byte per code unit when every unit is ASCII, else null: TextEncoder writes an ASCII
+ * unit as one byte and every other char as 2-3 bytes per UTF-16 unit (a lone surrogate as U+FFFD,
+ * 3 bytes), never half a char, so the bytes run out before the units do. A non-ASCII text costs
+ * one partial encode before the caller's other path.
  */
 export function asciiBytesOf(text: string): Uint8Array | null {
   if (utf8Encoder === null) return null;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { headingTextOf, normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
 import { normalizeHeadingText as oracle } from '../../../src/contracts/markdown';
-import { foldedUnitsToString, unitsToString } from '../../../src/contracts/analysis/utf16-units';
+import { asciiBytesOf, foldedUnitsToString, unitsToString } from '../../../src/contracts/analysis/utf16-units';
 
 const PIECES = [
   'a', 'é', 'e\u0301', ' ', '  ', '\t', '\n', '\u00A0', '\u2003', '\u3000', '\uFEFF', '\u2028', '\u1680', '\u180E',
@@ -51,7 +51,7 @@ describe('normalizeHeadingText', () => {
 const foldOnly = (value: string): string => value.replace(/\s+/g, ' ').trim();
 
 describe('headingTextOf: NFC after the fold equals the reference (NFC, then the fold)', () => {
-  it('holds for every BMP code unit beside whitespace, marks, Hangul jamo and the whitespace singletons', () => {
+  it('holds for every BMP code unit beside whitespace, marks (a run of 40 too), Hangul jamo and the whitespace singletons', () => {
     const contexts = [
       (u: string) => `${u} \u0301`,
       (u: string) => `e${u}\u0301`,
@@ -61,6 +61,8 @@ describe('headingTextOf: NFC after the fold equals the reference (NFC, then the 
       (u: string) => `\u1100 ${u}\u1161`,
       (u: string) => `${u}\u2000\u0301`,
       (u: string) => `a\u3000${u}\u0327\u0301`,
+      // 40 marks out of canonical order: normalizeNfc's own path for long runs.
+      (u: string) => `${u}${'\u0301\u0316'.repeat(20)}\t${u}`,
     ];
     let failures = 0;
     for (let code = 0; code <= 0xffff; code++) {
@@ -94,6 +96,21 @@ describe('foldedUnitsToString', () => {
         expect(foldedUnitsToString(Uint16Array.from(list), list.length)).toBe(expected);
       }),
       { seed: 12, numRuns: 3000 },
+    );
+  });
+});
+
+describe('asciiBytesOf', () => {
+  it('gives one byte per unit exactly when every unit is ASCII', () => {
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.constantFrom(0x80, 0xe9, 0x130, 0x212a, 0xd800, 0xdc00, 0xfeff, 0xffff));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 300 }), (list) => {
+        const text = list.map((code) => String.fromCharCode(code)).join('');
+        const bytes = asciiBytesOf(text);
+        if (list.every((code) => code < 0x80)) expect(bytes === null ? null : [...bytes]).toEqual(list);
+        else expect(bytes).toBeNull();
+      }),
+      { seed: 13, numRuns: 3000 },
     );
   });
 });
