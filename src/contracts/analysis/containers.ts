@@ -67,6 +67,11 @@ function addRoom(pages: Int32Array[], capacity: number, stride: number): number 
   return capacity + PAGE_SIZE;
 }
 
+/** The page holding entry `index`: `first` (pages[0], read without the page table) or a later one. */
+function pageOf(first: Int32Array, pages: Int32Array[], index: number): Int32Array {
+  return index < PAGE_SIZE ? first : (pages[index >> PAGE_BITS] as Int32Array);
+}
+
 // A container record: ENTRY_STRIDE ints.
 const E_FLAGS = 0;
 const E_ITEM_LINE = 1;
@@ -81,7 +86,7 @@ export class ContainerStack {
   private first: Int32Array = NO_PAGE;
 
   private page(index: number): Int32Array {
-    return index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array);
+    return pageOf(this.first, this.pages, index);
   }
 
   isQuote(index: number): boolean {
@@ -143,7 +148,7 @@ export class IntStack {
   /** The value at `index`; 0 where nothing was set (also below 0 and past the last page). */
   at(index: number): number {
     if (index < 0 || index >= this.capacity) return 0;
-    return (index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array))[index & PAGE_MASK] as number;
+    return pageOf(this.first, this.pages, index)[index & PAGE_MASK] as number;
   }
 
   set(index: number, value: number): void {
@@ -151,7 +156,7 @@ export class IntStack {
       while (index >= this.capacity) this.capacity = addRoom(this.pages, this.capacity, 1);
       this.first = this.pages[0] as Int32Array;
     }
-    (index < PAGE_SIZE ? this.first : (this.pages[index >> PAGE_BITS] as Int32Array))[index & PAGE_MASK] = value;
+    pageOf(this.first, this.pages, index)[index & PAGE_MASK] = value;
   }
 
   push(value: number): void {

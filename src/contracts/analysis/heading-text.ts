@@ -7,10 +7,9 @@
  * text already folded (one regex test) is returned as is, or trimmed.
  * Linear bound: O(text length) time, about 2 bytes per char of scratch.
  */
-import { isJsWhitespace } from './chars';
 import { normalizeNfc } from './inline-engine';
 import type { InlineText } from './inline-edits';
-import { unitsToString } from './utf16-units';
+import { foldedUnitsToString } from './utf16-units';
 
 export function normalizeHeadingText(raw: string): string {
   return foldWhitespace(normalizeNfc(raw));
@@ -41,27 +40,8 @@ function foldWhitespace(text: string): string {
     const end = length > start && text.charCodeAt(length - 1) === 32 ? length - 1 : length;
     return start === 0 && end === length ? text : text.slice(start, end);
   }
-  let start = 0;
-  while (start < length && isJsWhitespace(text.charCodeAt(start))) start++;
-  let end = length;
-  while (end > start && isJsWhitespace(text.charCodeAt(end - 1))) end--;
-  const out = new Uint16Array(end - start);
-  let size = 0;
-  let space = false;
-  /** Every unit written, or-ed: below 0x80 means ASCII. */
-  let bits = 0;
-  let surrogate = false;
-  for (let at = start; at < end; at++) {
-    const code = text.charCodeAt(at);
-    if (isJsWhitespace(code)) {
-      space = true;
-      continue;
-    }
-    if (space) out[size++] = 32;
-    space = false;
-    out[size++] = code;
-    bits |= code;
-    if (code >= 0xd800 && code <= 0xdfff) surrogate = true;
-  }
-  return unitsToString(out, 0, size, bits < 0x80 ? 'ascii' : surrogate ? 'any' : 'well-formed');
+  // The units, then folded in place by the same fold the inline pass applies to its results.
+  const units = new Uint16Array(length);
+  for (let at = 0; at < length; at++) units[at] = text.charCodeAt(at);
+  return foldedUnitsToString(units, length);
 }

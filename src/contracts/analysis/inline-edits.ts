@@ -158,7 +158,17 @@ let scratch: RecordBuffers | null = null;
 export function takeRecordBuffers(): RecordBuffers {
   const taken = scratch;
   scratch = null;
-  return taken ?? { items: new Int32Array(64), delimiters: new Int32Array(96), brackets: new Int32Array(32), stack: new Int32Array(16) };
+  return taken ?? freshRecordBuffers({});
+}
+
+/** `kept`, with a fresh small buffer for every stream it lacks. */
+function freshRecordBuffers(kept: Partial<RecordBuffers>): RecordBuffers {
+  return {
+    items: kept.items ?? new Int32Array(64),
+    delimiters: kept.delimiters ?? new Int32Array(96),
+    brackets: kept.brackets ?? new Int32Array(32),
+    stack: kept.stack ?? new Int32Array(16),
+  };
 }
 
 /**
@@ -170,34 +180,28 @@ export function takeRecordBuffers(): RecordBuffers {
  * on this kind of source needs again; the rest claim it in a fixed order.
  */
 export function giveBackRecordBuffers(buffers: RecordBuffers, itemsUsed: number, delimitersUsed: number, bracketsUsed: number): void {
-  const stackUsed = Math.min(buffers.stack.length, bracketsUsed / BRACKET_STRIDE);
-  keptRoom = SCRATCH_BUDGET;
-  let delimiters: Int32Array<ArrayBuffer> | null = null;
-  let items: Int32Array<ArrayBuffer> | null = null;
-  let brackets: Int32Array<ArrayBuffer> | null = null;
-  let stack: Int32Array<ArrayBuffer> | null = null;
-  if (itemsUsed >= delimitersUsed && itemsUsed >= bracketsUsed) items = keepWithinRoom(buffers.items, itemsUsed, 64);
-  else if (bracketsUsed >= delimitersUsed) {
-    brackets = keepWithinRoom(buffers.brackets, bracketsUsed, 32);
-    stack = keepWithinRoom(buffers.stack, stackUsed, 16);
-  } else delimiters = keepWithinRoom(buffers.delimiters, delimitersUsed, 96);
-  scratch = {
-    delimiters: delimiters ?? keepWithinRoom(buffers.delimiters, delimitersUsed, 96),
-    items: items ?? keepWithinRoom(buffers.items, itemsUsed, 64),
-    brackets: brackets ?? keepWithinRoom(buffers.brackets, bracketsUsed, 32),
-    stack: stack ?? keepWithinRoom(buffers.stack, stackUsed, 16),
+  const used: Record<keyof RecordBuffers, number> = {
+    items: itemsUsed,
+    delimiters: delimitersUsed,
+    brackets: bracketsUsed,
+    stack: Math.min(buffers.stack.length, bracketsUsed / BRACKET_STRIDE),
   };
-}
-
-/** Ints of SCRATCH_BUDGET not yet claimed by the buffers being given back. */
-let keptRoom = 0;
-
-/** `buffer` zeroed over `used` ints when it fits in keptRoom (which it then claims), else a fresh one of `first` ints. */
-function keepWithinRoom(buffer: Int32Array<ArrayBuffer>, used: number, first: number): Int32Array<ArrayBuffer> {
-  if (buffer.length > keptRoom) return new Int32Array(first);
-  keptRoom -= buffer.length;
-  buffer.fill(0, 0, used);
-  return buffer;
+  const claims: (keyof RecordBuffers)[] =
+    itemsUsed >= delimitersUsed && itemsUsed >= bracketsUsed
+      ? ['items', 'delimiters', 'brackets', 'stack']
+      : bracketsUsed >= delimitersUsed
+        ? ['brackets', 'stack', 'delimiters', 'items']
+        : ['delimiters', 'items', 'brackets', 'stack'];
+  const kept: Partial<RecordBuffers> = {};
+  let room = SCRATCH_BUDGET;
+  for (const name of claims) {
+    const buffer = buffers[name];
+    if (buffer.length > room) continue;
+    room -= buffer.length;
+    buffer.fill(0, 0, used[name]);
+    kept[name] = buffer;
+  }
+  scratch = freshRecordBuffers(kept);
 }
 
 /** Plain text of an inline source, and how far it is already a heading text (see headingTextOf). */
