@@ -15,7 +15,7 @@
  * only zeros and at most SCRATCH_BUDGET ints in all; giving them back costs O(records). A
  * stream grows by at least doubling up to its bound (grownLength): O(records) copying per pass.
  */
-import { foldedUnitsToString } from './utf16-units';
+import { foldedAsciiToString, foldedUnitsToString } from './utf16-units';
 
 const LF = 10;
 const SPACE = 32;
@@ -300,7 +300,7 @@ const n = src.length;
     if (depth === 0) out[w++] = SPACE;
   }
   for (let k = copied; k < n; k++) bits |= out[w++] = src.charCodeAt(k);
-  return { text: foldedUnitsToString(out, w), normalized: bits < 0x80, folded: true };
+  return bits < 0x80 ? { text: foldedAsciiToString(out, w), normalized: true, folded: true } : { text: foldedUnitsToString(out, w), normalized: false, folded: true };
 }
 
 /** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */

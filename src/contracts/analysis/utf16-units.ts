@@ -38,6 +38,29 @@ export function unitsToString(units: Uint16Array, from: number, to: number, kind
 }
 
 /**
+ * The ASCII units[0, length) with every run of JS whitespace (HT, LF, VT, FF, CR, space) as one
+ * space and none at either end, which is `normalizeHeadingText` of their string (NFC leaves ASCII
+ * as it is): one pass into one byte per unit, one decode.
+ */
+export function foldedAsciiToString(units: Uint16Array, length: number): string {
+  // Without a decoder the units are folded in place (the write index never passes the read index).
+  const bytes = utf8 !== null ? asciiBuffer(length) : units;
+  let size = 0;
+  let space = false;
+  for (let k = 0; k < length; k++) {
+    const unit = units[k] as number;
+    if (unit === 32 || (unit <= 13 && unit >= 9)) {
+      space = true;
+      continue;
+    }
+    if (space && size > 0) bytes[size++] = 32;
+    space = false;
+    bytes[size++] = unit;
+  }
+  return bytes instanceof Uint8Array ? decodeAscii(bytes, size) : unitsToString(units, 0, size, 'any');
+}
+
+/**
  * `text` as one byte per code unit when every unit is ASCII, else null: TextEncoder writes an ASCII
  * unit as one byte and every other char as 2-3 bytes per UTF-16 unit (a lone surrogate as U+FFFD,
  * 3 bytes), never half a char, so the bytes run out before the units do. A non-ASCII text costs
