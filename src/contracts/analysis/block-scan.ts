@@ -99,7 +99,8 @@ export class BlockScanner extends LineCursor implements ContentHost {
       let end: number;
       let next: number;
       if (!hasCR) {
-        end = body.indexOf('\n', start);
+        // A blank line is read without a call (runs of them are common and cheap to meet).
+        end = body.charCodeAt(start) === LF ? start : body.indexOf('\n', start);
         if (end === -1) end = len;
         next = end + 1;
       } else {
