@@ -368,16 +368,20 @@ class InlinePass {
 
   private item(kind: number, start: number, end: number, aux: number, extra: number): void {
     const at = this.itemsEnd;
-    if (at + ITEM_STRIDE > this.items.length) {
-      if (this.itemsCap < 0) this.itemsCap = at + ITEM_STRIDE * itemTriggersFrom(this.src, start);
-      this.items = grown(this.items, grownLength(at, ITEM_STRIDE, start, this.n, this.itemsCap));
-    }
+    if (at + ITEM_STRIDE > this.items.length) this.growItems(start);
     const items = this.items;
     items[at + I_KIND_AUX] = aux * 8 + kind;
     items[at + I_START] = start;
     items[at + I_END] = end;
     items[at + I_EXTRA] = extra;
     this.itemsEnd = at + ITEM_STRIDE;
+  }
+
+  /** Room for one more item record, for an item starting at `start`. */
+  private growItems(start: number): void {
+    const at = this.itemsEnd;
+    if (this.itemsCap < 0) this.itemsCap = at + ITEM_STRIDE * itemTriggersFrom(this.src, start);
+    this.items = grown(this.items, grownLength(at, ITEM_STRIDE, start, this.n, this.itemsCap));
   }
 
   private delimiter(marker: number, start: number, end: number): void {
@@ -469,27 +473,45 @@ class InlinePass {
       this.stackSize--;
       return -1;
     }
-    const src = this.src;
     const labelStart = (this.brackets[opener + B_LABEL] as number) / 4;
-    const next = src.charCodeAt(p + 1);
-    let end = -1;
-    if (next === LPAREN) {
-      this.links ??= new LinkScanner(src);
-      end = this.links.resource(p + 1);
-      if (end < 0 && this.labels.defined(labelStart, p)) end = p + 1;
-    } else if (next === LBRACKET) {
-      const labelEnd = scanReferenceLabel(src, p + 1);
-      if (labelEnd >= 0 && this.labels.definedLabel(p + 2, labelEnd - 1)) end = labelEnd;
-      else if (this.labels.defined(labelStart, p) && src.charCodeAt(p + 2) === RBRACKET) end = p + 3;
-    } else if (this.labels.defined(labelStart, p)) end = p + 1;
+    const next = this.src.charCodeAt(p + 1);
+    const end =
+      next === LPAREN || next === LBRACKET ? this.resourceOrFullReference(p, labelStart, next) : this.labels.defined(labelStart, p) ? p + 1 : -1;
     this.stackSize--;
     if (end < 0) return -1;
-    this.processEmphasis((bottomImage >> 1) - 1);
+    // With no delimiter above the bottom there is no emphasis to match and nothing to drop.
+    const bottom = (bottomImage >> 1) - 1;
+    if (bottom !== this.tail) this.processEmphasis(bottom);
     this.brackets[opener + B_LABEL] = labelStart * 4 + (image ? 2 : 1);
     this.linked = true;
-    this.item(image ? IMAGE_CLOSE : LINK_CLOSE, p, end, 0, 0);
+    // this.item(image ? IMAGE_CLOSE : LINK_CLOSE, p, end, 0, 0), written out: V8 keeps closeBracket's
+    // optimized code across notes, and after notes where few `]` formed links that call is left out
+    // of line (see PERFORMANCE.md, sixth round).
+    const at = this.itemsEnd;
+    if (at + ITEM_STRIDE > this.items.length) this.growItems(p);
+    const items = this.items;
+    items[at + I_KIND_AUX] = image ? IMAGE_CLOSE : LINK_CLOSE;
+    items[at + I_START] = p;
+    items[at + I_END] = end;
+    items[at + I_EXTRA] = 0;
+    this.itemsEnd = at + ITEM_STRIDE;
     if (!image) this.linkFloor = this.stackSize;
     return end;
+  }
+
+  /**
+   * The end of the link or image whose label ends at the `]` at p when `next` (src[p + 1]) opens a
+   * resource or a full or collapsed reference, or -1; a shortcut reference is the fallback.
+   */
+  private resourceOrFullReference(p: number, labelStart: number, next: number): number {
+    const src = this.src;
+    if (next === LPAREN) {
+      const end = (this.links ??= new LinkScanner(src)).resource(p + 1);
+      return end < 0 && this.labels.defined(labelStart, p) ? p + 1 : end;
+    }
+    const labelEnd = scanReferenceLabel(src, p + 1);
+    if (labelEnd >= 0 && this.labels.definedLabel(p + 2, labelEnd - 1)) return labelEnd;
+    return this.labels.defined(labelStart, p) && src.charCodeAt(p + 2) === RBRACKET ? p + 3 : -1;
   }
 
   /** Matches emphasis among the delimiters above `bottom`, then drops them all from the list. */
