@@ -99,7 +99,7 @@ export class BlockScanner extends LineCursor implements ContentHost {
       let end: number;
       let next: number;
       if (!hasCR) {
-        // A blank line is read without a call (runs of them are common and cheap to meet).
+        // An empty line is found without a call: a long run of them would pay one indexOf each.
         end = body.charCodeAt(start) === LF ? start : body.indexOf('\n', start);
         if (end === -1) end = len;
         next = end + 1;

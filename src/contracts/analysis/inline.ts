@@ -500,8 +500,9 @@ class InlinePass {
   }
 
   /**
-   * The end of the link or image whose label ends at the `]` at p when `next` (src[p + 1]) opens a
-   * resource or a full or collapsed reference, or -1; a shortcut reference is the fallback.
+   * The end of the link or image whose label ends at the `]` at p when `next` (src[p + 1]) is `(` or
+   * `[`, or -1: a resource, else a shortcut reference (after `(`); a full or collapsed reference
+   * (after `[`).
    */
   private resourceOrFullReference(p: number, labelStart: number, next: number): number {
     const src = this.src;
