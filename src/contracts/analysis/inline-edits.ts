@@ -232,8 +232,8 @@ export interface InlineEdits {
  * normalizeHeadingText (NFC leaves ASCII as it is); otherwise NFC is what remains (headingTextOf).
  */
 export function renderEdits(src: string, edits: InlineEdits): InlineText {
-const { strings, items, itemsEnd, delimiters, delimitersEnd, brackets, bracketsEnd } = edits;
-const n = src.length;
+  const { strings, items, itemsEnd, delimiters, delimitersEnd, brackets, bracketsEnd } = edits;
+  const n = src.length;
   if (itemsEnd === 0 && delimitersEnd === 0 && bracketsEnd === 0) return { text: src, normalized: false, folded: false };
   // Every edit is at most as long as its source span plus two boundary spaces.
   const out = new Uint16Array(n + 2 * (itemsEnd / ITEM_STRIDE + delimitersEnd / DELIMITER_STRIDE + bracketsEnd / BRACKET_STRIDE) + 2);
@@ -305,12 +305,12 @@ const n = src.length;
 
 /** The first delimiter id at or after `d` that matched emphasis on either side, or `end`. */
 function nextUsedDelimiter(records: Int32Array, d: number, end: number): number {
-while (d < end && (records[d + D_LEFT] as number) === 0 && (records[d + D_RIGHT] as number) === 0) d += DELIMITER_STRIDE;
-return d;
+  while (d < end && (records[d + D_LEFT] as number) === 0 && (records[d + D_RIGHT] as number) === 0) d += DELIMITER_STRIDE;
+  return d;
 }
 
 /** The first bracket id at or after `b` that formed a link or an image, or `end`. */
 function nextFormedBracket(records: Int32Array, b: number, end: number): number {
-while (b < end && ((records[b + B_LABEL] as number) & 3) === 0) b += BRACKET_STRIDE;
-return b;
+  while (b < end && ((records[b + B_LABEL] as number) & 3) === 0) b += BRACKET_STRIDE;
+  return b;
 }
