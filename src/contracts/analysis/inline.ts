@@ -36,7 +36,7 @@ import {
   type CharacterReference,
   scanReferenceLabel,
 } from './inline-scanners';
-import { fromCodeUnits } from './utf16-units';
+import { flatAsciiCopy, fromCodeUnits } from './utf16-units';
 import {
   BEFORE_NUL,
   BRACKET_STRIDE,
@@ -97,6 +97,9 @@ const BACKTICK = 96;
 const SPECIAL = new Uint8Array(128);
 for (const c of [LF, EXCLAMATION, AMPERSAND, STAR, LT, LBRACKET, BACKSLASH, RBRACKET, UNDERSCORE, BACKTICK]) SPECIAL[c] = 1;
 
+/** Sources of at least this many chars in one line are read from a flat copy (prepareSource). */
+const FLAT_COPY_FROM = 1024;
+
 /** lastCloser not yet computed. */
 const UNKNOWN = -2;
 
@@ -137,8 +140,10 @@ function prepareSource(lines: readonly string[]): string {
   let src = parts.join('\n');
   let end = src.length;
   while (end > 0 && (src.charCodeAt(end - 1) === SPACE || src.charCodeAt(end - 1) === TAB)) end--;
+  // One line is a slice of the note, and so is a trimmed source (a joined one is flat): a long one gets a flat copy.
+  const sliced = lines.length === 1 || end < src.length;
   if (end < src.length) src = src.slice(0, end);
-  return src;
+  return sliced && src.length >= FLAT_COPY_FROM ? flatAsciiCopy(src) : src;
 }
 
 /**

@@ -100,6 +100,24 @@ export function foldedUnitsToString(units: Uint16Array, length: number): string 
 }
 
 /**
+ * `text` held by the engine as one flat string of its own, when it is ASCII: one encode into the
+ * kept byte buffer, one decode. Any other text comes back as it is. A slice of a longer string
+ * (every line the block scan hands on is one) is read through its parent on each charCodeAt, and
+ * the inline pass reads its source several times: in paired runs at 1M chars that indirection
+ * cost more than this copy (see PERFORMANCE.md, seventh round).
+ */
+export function flatAsciiCopy(text: string): string {
+  if (utf8 === null || utf8Encoder === null) return text;
+  const length = text.length;
+  const bytes = asciiBuffer(length);
+  const { read, written } = utf8Encoder.encodeInto(text, bytes.subarray(0, length));
+  if (read === length) return decodeAscii(bytes, length);
+  // Not ASCII: the kept buffer is zeroed over what the encoder wrote.
+  if (bytes === asciiScratch) bytes.fill(0, 0, written);
+  return text;
+}
+
+/**
  * Bytes for the ASCII paths, kept from call to call (at most ASCII_SCRATCH_BYTES), so a large
  * ASCII result costs no byte buffer of its own beside its string. No note text outlives a call:
  * decodeAscii zeroes what the call wrote.
