@@ -16,8 +16,9 @@
  * once per definitions set), without building a string: whitespace runs fold as they are read,
  * and each UTF-16 unit is case-folded through caseFold, which is exact per unit (see there).
  * Only a span holding a surrogate, or one whose hash two keys share, is sliced and normalized.
- * The last span asked is remembered with its answer (a full-reference label is asked again as
- * the shortcut label of its own `]`).
+ * The last span asked is remembered with its answer, which is reused for the next span when
+ * that is the same span (a full-reference label is asked again as the shortcut label of its own
+ * `]`) or holds the same units (a label used again, as in `[1] ... [1]`).
  *
  * Linear bound: O(n) over all calls of one pass, however long the defined labels. The
  * bare-bracket test reads the span backwards from its end and stops at the first bare bracket
@@ -27,6 +28,7 @@
  * backslash) and closers come in source order, so the stretches read back from successive
  * closers are disjoint, and so are the spans without a bare bracket (a span that contains an
  * earlier closer has one); only those are normalized, each read at most three times in all.
+ * Comparing a span with the remembered one reads at most twice the span's length.
  * Full-reference labels (`[text][label]`) are bounded by scanReferenceLabel and also
  * disjoint. A lookup in the hash index reads at most MAX_PROBE + 1 slots and one key
  * whatever the keys (crafted collisions only send spans to the slow path); the index costs
@@ -258,12 +260,22 @@ export class LabelLookup {
 
   /** definitions.has(normalizeLabel(src.slice(start, end))), remembering the last answer. */
   private names(start: number, end: number): boolean {
-    if (start === this.lastStart && end === this.lastEnd) return this.lastAnswer;
+    if (start === this.lastStart ? end === this.lastEnd : end - start === this.lastEnd - this.lastStart && this.sameAsLast(start, end)) {
+      return this.lastAnswer;
+    }
     const answer = this.lookup(start, end);
     this.lastStart = start;
     this.lastEnd = end;
     this.lastAnswer = answer;
     return answer;
+  }
+
+  /** Whether [start, end), as long as the last span answered and elsewhere, holds the same units (a label used again). */
+  private sameAsLast(start: number, end: number): boolean {
+    const last = this.lastStart;
+    const src = this.src;
+    for (let k = 0; k < end - start; k++) if (src.charCodeAt(start + k) !== src.charCodeAt(last + k)) return false;
+    return true;
   }
 
   /** definitions.has(normalizeLabel(src.slice(start, end))), without a string unless a surrogate or a shared hash. */

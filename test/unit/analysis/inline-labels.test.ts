@@ -47,4 +47,20 @@ describe('LabelLookup (in-place folding, no string built)', () => {
     expect(lookup.defined(8, 13)).toBe(true);
     expect(lookup.defined(1, 6)).toBe(true);
   });
+
+  it('answers each span in a run of spans, repeated or of equal length, as definitions.has(normalizeIdentifier(span))', () => {
+    const label = fc.string({ unit: fc.constantFrom('a', 'b', 'A', ' ', 'ß', 'S'), minLength: 1, maxLength: 3 });
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 1, maxLength: 12 }), fc.array(label, { maxLength: 3 }), (spans, keys) => {
+        const defined = new Set(keys.map(normalizeIdentifier));
+        const lookup = new LabelLookup(spans.map((span) => `[${span}]`).join(' '), new Set(keys.map(normalizeLabel)));
+        let start = 1;
+        for (const span of spans) {
+          expect(lookup.defined(start, start + span.length)).toBe(defined.has(normalizeIdentifier(span)));
+          start += span.length + 3;
+        }
+      }),
+      { seed: 12, numRuns: 5000 },
+    );
+  });
 });
