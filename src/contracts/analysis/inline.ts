@@ -36,7 +36,7 @@ import {
   type CharacterReference,
   scanReferenceLabel,
 } from './inline-scanners';
-import { flatAsciiCopy, fromCodeUnits } from './utf16-units';
+import { flatCopy, fromCodeUnits } from './utf16-units';
 import {
   BEFORE_NUL,
   BRACKET_STRIDE,
@@ -143,7 +143,7 @@ function prepareSource(lines: readonly string[]): string {
   // One line is a slice of the note, and so is a trimmed source (a joined one is flat): a long one gets a flat copy.
   const sliced = lines.length === 1 || end < src.length;
   if (end < src.length) src = src.slice(0, end);
-  return sliced && src.length >= FLAT_COPY_FROM ? flatAsciiCopy(src) : src;
+  return sliced && src.length >= FLAT_COPY_FROM ? flatCopy(src) : src;
 }
 
 /**

@@ -100,21 +100,15 @@ export function foldedUnitsToString(units: Uint16Array, length: number): string 
 }
 
 /**
- * `text` held by the engine as one flat string of its own, when it is ASCII: one encode into the
- * kept byte buffer, one decode. Any other text comes back as it is. A slice of a longer string
- * (every line the block scan hands on is one) is read through its parent on each charCodeAt, and
- * the inline pass reads its source several times: in paired runs at 1M chars that indirection
- * cost more than this copy (see PERFORMANCE.md, seventh round).
+ * `text`, held by the engine as one flat string of its own. A slice of a longer string (every
+ * line the block scan hands on is one) is read through its parent on each charCodeAt, and the
+ * inline pass reads its source several times: in paired runs at 1M chars that indirection cost
+ * more than this copy (see PERFORMANCE.md, seventh round). A structured clone copies the chars
+ * into a new flat string whatever they are, lone surrogates included (here about 0.8 ms per
+ * million ASCII chars, 1.8 ms two-byte).
  */
-export function flatAsciiCopy(text: string): string {
-  if (utf8 === null || utf8Encoder === null) return text;
-  const length = text.length;
-  const bytes = asciiBuffer(length);
-  const { read, written } = utf8Encoder.encodeInto(text, bytes.subarray(0, length));
-  if (read === length) return decodeAscii(bytes, length);
-  // Not ASCII: the kept buffer is zeroed over what the encoder wrote.
-  if (bytes === asciiScratch) bytes.fill(0, 0, written);
-  return text;
+export function flatCopy(text: string): string {
+  return typeof structuredClone === 'function' ? structuredClone(text) : text;
 }
 
 /**
