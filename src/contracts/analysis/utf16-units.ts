@@ -4,9 +4,9 @@
  * units on the heap until they are joined). Invariant: `unitsToString(units, from, to, kind)`
  * equals the units read one by one (String.fromCharCode of each), given that `kind` tells the
  * truth about the range: 'ascii' (every unit below 0x80), 'well-formed' (no lone surrogate)
- * or 'any'.
+ * or 'any'. Also here: flatCopy, an equal string that the engine holds in one flat piece.
  * Linear bound: O(to - from), one copy for 'ascii' (into a byte buffer kept between calls, up to
- * 1 MiB) and one decode; fromCodeUnits adds one classifying scan.
+ * 1 MiB) and one decode; fromCodeUnits adds one classifying scan; flatCopy is one copy.
  */
 
 import { isJsWhitespace } from './chars';
