@@ -7,6 +7,7 @@ import { authenticate } from '../auth/jwt';
 import { outcomeCode, type ReadError } from '../errors';
 import { readContract } from '../read-note';
 import { takeRateLimit } from '../rate-limit';
+import { singlePathParam } from './query';
 import type { RouteContext, RouteHandler } from './context';
 import { payloadResponse, restErrorResponse } from './responses';
 
@@ -31,13 +32,12 @@ export function restRoute(contract: ContractName): RouteHandler {
     const limited = await takeRateLimit(config, principal.value);
     if (!limited.ok) return refuse(limited.error);
 
-    // Exactly one `path` value: a repeated or missing one is an invalid path.
-    const paths = new URL(request.url).searchParams.getAll('path');
+    // Exactly one `path` value, UTF-8 once decoded: a repeated, missing or undecodable one is an invalid path.
     const result = await readContract({
       config,
       principal: principal.value,
       contract,
-      rawPath: paths.length === 1 ? paths[0] : undefined,
+      rawPath: singlePathParam(new URL(request.url)),
       vaultHeader: request.headers.get('X-Vault-Id'),
       log,
     });

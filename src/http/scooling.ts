@@ -12,6 +12,7 @@ import { NOTE_OUTLINE_JSON_SCHEMA } from '../contracts/schemas';
 import { authenticate } from '../auth/jwt';
 import { outcomeCode, type ReadError } from '../errors';
 import { readContract } from '../read-note';
+import { singlePathParam } from './query';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse, restErrorResponse } from './responses';
 
@@ -42,12 +43,11 @@ export async function scoolingSmokeRoute({ request, config, log }: RouteContext)
   // A bridge whose own credential fails is misconfigured, not the caller's fault.
   if (!principal.ok) return refuse({ kind: 'Misconfigured' });
 
-  const paths = new URL(request.url).searchParams.getAll('path');
   const result = await readContract({
     config,
     principal: principal.value,
     contract: 'note_outline',
-    rawPath: paths.length === 1 ? paths[0] : undefined,
+    rawPath: singlePathParam(new URL(request.url)),
     vaultHeader: request.headers.get('X-Vault-Id'),
     log,
   });

@@ -186,8 +186,24 @@ const PATH_PAYLOADS = [
   ]),
 ];
 
-/** Issue 11 item 4: lone UTF-16 surrogates. Only JSON (MCP) can carry them; a URL query decodes to U+FFFD. */
+/** Issue 11 item 4: lone UTF-16 surrogates, as JSON (MCP) carries them; NON_UTF8_QUERIES has REST's spelling. */
 const LONE_SURROGATES = ['\\ud800', 'x\\udfff.md', 'notes/\\ud83d/x.md', 'notes/\\udc00\\ud800.md', 'x.md\\udbff', '\\udc00'];
+
+/**
+ * REST `path` values whose percent-decoded bytes are not UTF-8: an encoded surrogate (the only way
+ * a URL can try to carry one), overlong and truncated sequences, bytes UTF-8 never uses. A lenient
+ * decode would read U+FFFD and fetch a different note; each is an invalid path.
+ */
+const NON_UTF8_QUERIES = [
+  'path=%ED%A0%80a.md',
+  'path=notes%2F%ED%B0%80.md',
+  'path=%C0%AE%C0%AE%2Fa.md',
+  'path=a%80.md',
+  'path=%FF',
+  'path=a%E2%82.md',
+  'path=%F4%90%80%80.md',
+  'path=%F0%9F%98.md',
+];
 
 /** Query strings naming `path` twice (or in a shape that is not exactly one `path`). */
 const REPEATED_PATH_QUERIES = [
@@ -331,6 +347,31 @@ describe('path attacks', () => {
       expect(await res.text()).toBe(INVALID_PATH_REST);
     }
     expect(await canisterRequests(user)).toEqual([]);
+  });
+
+  it.each(NON_UTF8_QUERIES)('query %s (path bytes not UTF-8) is an invalid path on every route, before any fetch', async (query) => {
+    const user = uniqueUser('not-utf8');
+    const token = await mintToken({ sub: user });
+    for (const route of Object.values(REST_ROUTES)) {
+      const res = await callWorker(`${route}?${query}`, { token });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toBe(INVALID_PATH_REST);
+    }
+    expect(await canisterRequests(user)).toEqual([]);
+    expect(logLines).toHaveLength(Object.keys(REST_ROUTES).length);
+    for (const line of logLines) {
+      expect(JSON.parse(line)).toMatchObject({ outcome: 'INVALID_PATH', upstream: 'none' });
+      expect(line).not.toContain(query.slice('path='.length));
+    }
+  });
+
+  it('a U+FFFD the client sent as UTF-8 is an ordinary char: the note is read', async () => {
+    const user = uniqueUser('fffd');
+    await seedNotes(user, 'default', [{ path: 'notes/\uFFFD.md', body: '# Replacement' }]);
+    const token = await mintToken({ sub: user });
+    const res = await callWorker(`${REST_ROUTES.note_outline}?path=notes%2F%EF%BF%BD.md`, { token });
+    expect(res.status).toBe(200);
+    expect((await res.json<any>()).path).toBe('notes/\uFFFD.md');
   });
 
   it.each(VAULT_PAYLOADS)('vault id %j is refused on REST and MCP before any fetch, without echo', async (vault) => {
