@@ -57,7 +57,7 @@ const ClaimsSchema = z.object({
   aud: z.union([z.string(), stringList]).optional(),
 });
 
-/** `Bearer <credentials>`: scheme case-insensitive, one or more spaces. */
+/** `Bearer <credentials>`: scheme case-insensitive, one or more spaces (matched after the field's OWS is trimmed). */
 const BEARER = /^Bearer +(\S+)$/i;
 /** Three segments of the base64url alphabet; `=` is admitted here only to name it non-canonical. */
 const COMPACT_JWS = /^([A-Za-z0-9_-]+)(=*)\.([A-Za-z0-9_-]+)(=*)\.([A-Za-z0-9_-]+)(=*)$/;
@@ -141,7 +141,7 @@ export function isCanonicalBase64url(segment: string): boolean {
 export function bearerToken(authorization: string | null): Refusable<string> {
   if (authorization == null) return refuse('missing');
   if (authorization.length > MAX_TOKEN_BYTES + 16) return refuse('too_large');
-  const match = BEARER.exec(authorization);
+  const match = BEARER.exec(withoutOptionalWhitespace(authorization));
   if (!match) return refuse('malformed');
   const token = match[1];
   if (token.length > MAX_TOKEN_BYTES) return refuse('too_large');
@@ -151,6 +151,18 @@ export function bearerToken(authorization: string | null): Refusable<string> {
   if (headerPad || payloadPad || signaturePad) return refuse('non_canonical');
   if (![header, payload, signature].every(isCanonicalBase64url)) return refuse('non_canonical');
   return accept(token);
+}
+
+/**
+ * A field value without the optional whitespace (SP, HTAB) around it, which RFC 9110 section 5.5
+ * says is not part of the value; a proxy may pass `Bearer <token> ` through untrimmed.
+ */
+function withoutOptionalWhitespace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && (value.charCodeAt(start) === 32 || value.charCodeAt(start) === 9)) start++;
+  while (end > start && (value.charCodeAt(end - 1) === 32 || value.charCodeAt(end - 1) === 9)) end--;
+  return value.slice(start, end);
 }
 
 /** Maps a jose refusal to its reason; anything unexpected is a malformed token. */

@@ -51,4 +51,14 @@ describe('isCanonicalBase64url (issue 11 item 2)', () => {
     expect(bearerToken('Basic abc')).toEqual({ ok: false, reason: 'malformed' });
     expect(bearerToken(`Bearer ${'a'.repeat(9000)}`)).toEqual({ ok: false, reason: 'too_large' });
   });
+
+  it('bearerToken reads the field value without the optional whitespace around it (RFC 9110 5.5), and only that', () => {
+    const token = `${encode(Buffer.from('{"alg":"HS256"}'))}.${encode(Buffer.from('{"sub":"a"}'))}.${encode(new Uint8Array(32).fill(7))}`;
+    for (const value of [`Bearer ${token} `, `Bearer ${token}\t`, ` Bearer ${token}`, `\t bearer  ${token} \t `]) {
+      expect(bearerToken(value)).toEqual({ ok: true, value: token });
+    }
+    for (const value of [`Bearer\t${token}`, `Bearer ${token} x`, `Bearer ${token}\n`, `Bearer ${token}\u00a0`, `Bearer`, ' \t ']) {
+      expect(bearerToken(value)).toEqual({ ok: false, reason: 'malformed' });
+    }
+  });
 });
