@@ -215,13 +215,19 @@ async function verifySignature(token: string, config: Config): Promise<Refusable
   return refuse('bad_alg');
 }
 
+/** Longest identity (sub, effective canister user) forwarded in a canister request header. */
+export const MAX_IDENTITY_CHARS = 256;
+
 /**
  * Every claim the Worker forwards to the canister or could record (sub,
  * effective canister user, vault ids, role, scope folders and projects) is
- * free of unsafe characters (hasUnsafeCharacter: controls and lone surrogates).
+ * free of unsafe characters (hasUnsafeCharacter: controls and lone surrogates),
+ * and the two identities it sends as headers fit MAX_IDENTITY_CHARS (a longer one
+ * would overflow the canister's header limit and read as an outage).
  * Checked on the raw claim, before any trimming.
  */
 function claimsAreSafe(claims: z.infer<typeof ClaimsSchema>): boolean {
+  if (claims.sub.length > MAX_IDENTITY_CHARS || (claims.effective_canister_user_id ?? '').length > MAX_IDENTITY_CHARS) return false;
   const values = [
     claims.sub,
     claims.effective_canister_user_id ?? '',

@@ -15,7 +15,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from 'jose';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
-import { TOKEN_REFUSALS } from '../../src/auth/jwt';
+import { MAX_IDENTITY_CHARS, TOKEN_REFUSALS } from '../../src/auth/jwt';
 import { PREVIOUS_SECRET, REST_ROUTES, SESSION_SECRET, TOOLS, callWorker, testEnv } from '../support/worker/harness';
 
 const NOTE_PATH = 'auth/probe.md';
@@ -248,6 +248,23 @@ const UNSAFE_CLAIM_CASES: AttackCase[] = [
     outcome: 'unauthorized',
     reason: 'unsafe_claims',
     attempt: async (u) => bearer(await hs256(claimsFor(u, { effective_canister_user_id: `${u}\udfff` }))),
+  },
+  {
+    name: 'sub over MAX_IDENTITY_CHARS (it travels as x-actor-id)',
+    outcome: 'unauthorized',
+    reason: 'unsafe_claims',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { sub: u.padEnd(MAX_IDENTITY_CHARS + 1, 's'), effective_canister_user_id: u }))),
+  },
+  {
+    name: 'effective_canister_user_id over MAX_IDENTITY_CHARS (it travels as x-user-id)',
+    outcome: 'unauthorized',
+    reason: 'unsafe_claims',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { effective_canister_user_id: u.padEnd(MAX_IDENTITY_CHARS + 1, 'e') }))),
+  },
+  {
+    name: 'sub of exactly MAX_IDENTITY_CHARS',
+    outcome: 'accepted',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { sub: u.padEnd(MAX_IDENTITY_CHARS, 's'), effective_canister_user_id: u }))),
   },
   {
     name: 'scope folder beyond Latin-1 (not a header; control)',
