@@ -47,8 +47,10 @@ export function restError(error: ReadError, misconfiguredMessage = 'Service unav
     case 'InvalidVault':
       return { status: 400, code: 'INVALID_VAULT', message: 'Invalid vault' };
     case 'InvalidPath':
-    case 'InvalidArguments':
       return { status: 400, code: 'INVALID_PATH', message: 'Invalid path' };
+    case 'InvalidArguments':
+      // MCP only (REST has one query parameter); named apart so the log line says what the client saw.
+      return { status: 400, code: 'INVALID_ARGUMENTS', message: 'Invalid arguments' };
     case 'NotFound':
       return { status: 404, code: 'NOT_FOUND', message: 'Not found' };
     case 'UpstreamDenied':

@@ -27,6 +27,7 @@ describe('structured log line', () => {
       () => callTool(TOOLS.document_tree, { path }, { token }),
       () => callTool(TOOLS.document_tree, { path: '../SENTINEL-REJECTED.md' }, { token }),
       () => callWorker('/nowhere/SENTINEL-ROUTE'),
+      () => callTool(TOOLS.note_outline, { path, extra: 'SENTINEL-ARG' }, { token }),
       () => callWorker('/health'),
     ];
     for (const send of requests) await send();
@@ -47,6 +48,8 @@ describe('structured log line', () => {
     expect(entries[4]).toMatchObject({ surface: 'mcp', op: 'get_document_tree', outcome: 'ok', upstream: '2xx', sections: 1 });
     expect(entries[5]).toMatchObject({ surface: 'mcp', op: 'get_document_tree', outcome: 'INVALID_PATH' });
     expect(entries[6]).toMatchObject({ outcome: 'NOT_FOUND' });
+    // The outcome names what the client was told ('Invalid arguments'), not an invalid path.
+    expect(entries[7]).toMatchObject({ surface: 'mcp', op: 'get_note_outline', outcome: 'INVALID_ARGUMENTS', upstream: 'none' });
   });
 
   it('names why a token was refused, in the log only: the responses stay byte-identical', async () => {
