@@ -55,6 +55,7 @@ export const HEADER_MESSAGES = {
 } as const;
 export const ENVELOPE_MISSING_MESSAGE = 'Missing protocol version in _meta';
 export const INVALID_ID_MESSAGE = 'Invalid request';
+export const INVALID_PARAMS_MESSAGE = 'Invalid params';
 
 /** Methods a 2026-07-28 request may name that the SDK must not serve here (a long-lived stream). */
 const REFUSED_MODERN_METHODS = new Set(['subscriptions/listen']);
@@ -91,12 +92,32 @@ function hasAcceptableId(message: Record<string, unknown>): boolean {
 }
 
 /**
+ * JSON-RPC 2.0 section 4-5: a request or notification (`method` a string, `params` if present a
+ * structured value) or a response (an `id` and exactly one of `result`, `error`), with
+ * `"jsonrpc": "2.0"`. Anything else is an invalid request whatever revision it names.
+ */
+function envelopeRefusal(message: unknown): EraDecision | null {
+  if (!isPlainObject(message) || message.jsonrpc !== '2.0') return refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');
+  if (!Object.hasOwn(message, 'method')) {
+    const isResponse = Object.hasOwn(message, 'id') && Object.hasOwn(message, 'result') !== Object.hasOwn(message, 'error');
+    return isResponse ? null : refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');
+  }
+  if (typeof message.method !== 'string') return refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');
+  if (!Object.hasOwn(message, 'params') || isPlainObject(message.params)) return null;
+  // Positional params are a JSON-RPC request that no MCP method accepts; any other value is not a request.
+  return Array.isArray(message.params)
+    ? refuse(400, -32602, INVALID_PARAMS_MESSAGE, 'INVALID_PARAMS')
+    : refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');
+}
+
+/**
  * Decides the era of one parsed JSON-RPC message (never an array: batches are
- * refused before this). Messages that are not JSON-RPC requests or
- * notifications pass as legacy; the SDK refuses them with codes whose texts
- * are fixed on the way out.
+ * refused before this). What is not a JSON-RPC 2.0 message is refused here
+ * (envelopeRefusal); responses pass as legacy, and the SDK answers them.
  */
 export function decideEra(headers: Headers, message: unknown): EraDecision {
+  const envelope = envelopeRefusal(message);
+  if (envelope) return envelope;
   if (!isPlainObject(message) || typeof message.method !== 'string') return { era: 'legacy' };
   const method = message.method;
   if (!hasAcceptableId(message)) return refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');
