@@ -2,7 +2,8 @@
  * Which MCP protocol era one JSON-RPC message belongs to, decided by exact
  * string comparison before any SDK code sees the message.
  *
- * Invariant: a message reaches the SDK only when every revision it names
+ * Invariant: a message reaches the SDK only when it is a JSON-RPC 2.0
+ * request, notification or response, every revision it names
  * (the MCP-Protocol-Version header, the `_meta` claim) is one this endpoint
  * serves, spelled exactly; and a 2026-07-28 request only when its standard
  * headers agree with its body. The SDK orders revision strings
