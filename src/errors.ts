@@ -47,10 +47,8 @@ export function restError(error: ReadError, misconfiguredMessage = 'Service unav
     case 'InvalidVault':
       return { status: 400, code: 'INVALID_VAULT', message: 'Invalid vault' };
     case 'InvalidPath':
-      return { status: 400, code: 'INVALID_PATH', message: 'Invalid path' };
     case 'InvalidArguments':
-      // MCP only (REST has one query parameter); named apart so the log line says what the client saw.
-      return { status: 400, code: 'INVALID_ARGUMENTS', message: 'Invalid arguments' };
+      return { status: 400, code: 'INVALID_PATH', message: 'Invalid path' };
     case 'NotFound':
       return { status: 404, code: 'NOT_FOUND', message: 'Not found' };
     case 'UpstreamDenied':
@@ -99,7 +97,10 @@ export function mcpToolErrorMessage(error: ReadError): string {
   }
 }
 
-/** Outcome class for the log line: 'ok' or the stable error code. */
+/**
+ * Outcome class for the log line: 'ok' or the stable error code. Invalid tool arguments (MCP
+ * only: REST has no arguments, so no REST code) are named apart, as the client was told.
+ */
 export function outcomeCode(error: ReadError): string {
-  return restError(error).code;
+  return error.kind === 'InvalidArguments' ? 'INVALID_ARGUMENTS' : restError(error).code;
 }
