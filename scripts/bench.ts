@@ -296,7 +296,7 @@ function contractsSection(inputs: Input[]): void {
   const LINEAR_RUNS = quick ? RUNS : Math.max(RUNS, 15);
   const LINEAR_WARMUP = WARMUP + (quick ? 0 : 2);
   console.log(`\n## Four contracts: micromark oracle (analyzeWithMdast) vs linear (analyzeNote)\n`);
-  console.log(`median of ${RUNS} runs after ${WARMUP} warm-up (the linear pass: of ${LINEAR_RUNS} after ${LINEAR_WARMUP}), each on a collected heap, a call under ${MIN_SAMPLE_MS} ms repeated within each run; heap = peak growth of used heap plus ArrayBuffer memory, per input char`);
+  console.log(`median of ${RUNS} runs after ${WARMUP} warm-up (the linear pass: of ${LINEAR_RUNS} after ${LINEAR_WARMUP}), a call under ${MIN_SAMPLE_MS} ms repeated within each run; heap = peak growth of used heap plus ArrayBuffer memory, per input char`);
   console.log(quick ? '(--quick: the oracle runs once, on the 10 KB note only)\n' : '');
   const rows = [['input', 'chars', 'oracle MB/s', 'linear MB/s', 'speed-up', 'oracle heap B/char', 'linear heap B/char']];
   const widths = [24, 8, 11, 11, 8, 18, 18];
@@ -304,11 +304,9 @@ function contractsSection(inputs: Input[]): void {
   print(rows[0]);
   for (const input of inputs) {
     const withOracle = !quick || (input.chars <= 10_000 && input.notes.length === 1);
-    // Each analyzer starts on a collected heap: the oracle leaves 100-1,700 B/char of garbage, and
-    // collecting it inside the linear samples charged the linear pass for the oracle's memory.
-    gc();
+    // No forced collection between the two: after gc() the linear pass ran up to 5x slower for
+    // a while (10 KB and 100 KB notes, a standalone loop), a state a Worker isolate never sees.
     const reference = withOracle ? timeMedian(() => runInput(analyzeWithMdast, input), quick ? 1 : RUNS, quick ? 0 : WARMUP) : NaN;
-    gc();
     const linear = timeMedian(() => runInput(analyzeNote, input), LINEAR_RUNS, LINEAR_WARMUP);
     const referenceHeap = withOracle && !quick ? peakHeap(() => runInput(analyzeWithMdast, input)) : null;
     const linearHeap = peakHeap(() => runInput(analyzeNote, input));
