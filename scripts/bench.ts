@@ -296,7 +296,7 @@ function contractsSection(inputs: Input[]): void {
   const LINEAR_RUNS = quick ? RUNS : Math.max(RUNS, 15);
   const LINEAR_WARMUP = WARMUP + (quick ? 0 : 2);
   console.log(`\n## Four contracts: micromark oracle (analyzeWithMdast) vs linear (analyzeNote)\n`);
-  console.log(`median of ${RUNS} runs after ${WARMUP} warm-up (the linear pass: of ${LINEAR_RUNS} after ${LINEAR_WARMUP}), a call under ${MIN_SAMPLE_MS} ms repeated within each run; heap = peak growth of used heap plus ArrayBuffer memory, per input char`);
+  console.log(`median of ${RUNS} runs after ${WARMUP} warm-up (the linear pass: of ${LINEAR_RUNS} after ${LINEAR_WARMUP}), after warm-up a call under ${MIN_SAMPLE_MS} ms repeated within each run; heap = peak growth of used heap plus ArrayBuffer memory, per input char`);
   console.log(quick ? '(--quick: the oracle runs once, on the 10 KB note only)\n' : '');
   const rows = [['input', 'chars', 'oracle MB/s', 'linear MB/s', 'speed-up', 'oracle heap B/char', 'linear heap B/char']];
   const widths = [24, 8, 11, 11, 8, 18, 18];

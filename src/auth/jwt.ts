@@ -155,7 +155,8 @@ export function bearerToken(authorization: string | null): Refusable<string> {
 
 /**
  * A field value without the optional whitespace (SP, HTAB) around it, which RFC 9110 section 5.5
- * says is not part of the value; a proxy may pass `Bearer <token> ` through untrimmed.
+ * says is not part of the value. The Headers API trims a value it is given, but one parsed off the
+ * wire reached the Worker untrimmed (`Bearer <token> ` through wrangler dev answered 401).
  */
 function withoutOptionalWhitespace(value: string): string {
   let start = 0;

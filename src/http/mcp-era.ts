@@ -93,14 +93,17 @@ function hasAcceptableId(message: Record<string, unknown>): boolean {
 }
 
 /**
- * JSON-RPC 2.0 section 4-5: a request or notification (`method` a string, `params` if present a
- * structured value) or a response (an `id` and exactly one of `result`, `error`), with
- * `"jsonrpc": "2.0"`. Anything else is an invalid request whatever revision it names.
+ * JSON-RPC 2.0 sections 4-5: a request or notification (`method` a string, `params` if present a
+ * structured value) or a response (exactly one of `result`, `error`; a result needs its `id`, an
+ * error may lack one, as in the MCP schema), with `"jsonrpc": "2.0"`. Anything else is an invalid
+ * request whatever revision it names.
  */
 function envelopeRefusal(message: unknown): EraDecision | null {
   if (!isPlainObject(message) || message.jsonrpc !== '2.0') return refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');
   if (!Object.hasOwn(message, 'method')) {
-    const isResponse = Object.hasOwn(message, 'id') && Object.hasOwn(message, 'result') !== Object.hasOwn(message, 'error');
+    const isResponse = Object.hasOwn(message, 'error')
+      ? !Object.hasOwn(message, 'result')
+      : Object.hasOwn(message, 'result') && Object.hasOwn(message, 'id');
     return isResponse ? null : refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');
   }
   if (typeof message.method !== 'string') return refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');

@@ -7,7 +7,29 @@ const at = (query: string): URL => new URL(`https://edge.example/api/v1/note-out
 /** A query string over the chars that matter to form decoding: separators, `+`, `%`, hex digits and a few others. */
 const queryChars = fc.constantFrom(...'path=&+%0123456789abcdefABCDEFxX.-/~'.split(''), '%ED', '%A0', '%80', '%C0', '%AE', '%FF', '%EF', '%BB', '%BF', '%F0', '%9F');
 
+/** Raw value tokens: `+`, stray and escaped `%`, and bytes that start, continue or break UTF-8 sequences. */
+const valueTokens = fc.constantFrom('a', '.', '/', '+', '%', '%2', '%zz', '%2B', '%25', '%41', '%ED', '%A0', '%80', '%C0', '%AE', '%FF', '%EF', '%BB', '%BF', '%F0', '%9F', '%98', '%E2', '%82', '%AC');
+
+/** An independent strict decode of one raw form value: stray `%` escaped, `+` a space, then decodeURIComponent (which throws on bytes that are not UTF-8). */
+function strictlyDecoded(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' ').replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+  } catch {
+    return undefined;
+  }
+}
+
 describe('singlePathParam', () => {
+  it('answers what an independent strict decoder answers for any raw value between other pairs', () => {
+    fc.assert(
+      fc.property(fc.array(valueTokens, { maxLength: 24 }), (tokens) => {
+        const raw = tokens.join('');
+        expect(singlePathParam(at(`x=1&path=${raw}&y=%FF`))).toBe(strictlyDecoded(raw));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('gives back any well-formed text sent as encodeURIComponent does, or as a form does (spaces as +)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => {

@@ -965,6 +965,19 @@ async function sendMcp(attempt: Attempt): Promise<Response> {
   });
 }
 
+describe('identities at MAX_IDENTITY_CHARS', () => {
+  it('an effective_canister_user_id of exactly MAX_IDENTITY_CHARS is the canister user, sent whole', async () => {
+    const canisterUser = uniqueUser('id-edge').padEnd(MAX_IDENTITY_CHARS, 'e');
+    await seedNotes(canisterUser, 'default', [{ path: NOTE_PATH, body: `# ${NOTE_HEADING}\n` }]);
+    const attempt = bearer(await hs256(claimsFor(uniqueUser('id-edge-sub'), { effective_canister_user_id: canisterUser })));
+    const rest = await sendRest(attempt);
+    expect(rest.status).toBe(200);
+    const received = await canisterRequests(canisterUser);
+    expect(received).toHaveLength(1);
+    expect(received[0]?.headers['x-user-id']).toBe(canisterUser);
+  });
+});
+
 describe('JWT attack suite', () => {
   it('has at least 40 cases, most of them refusals', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(40);

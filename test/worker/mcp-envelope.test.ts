@@ -44,6 +44,7 @@ const NOT_JSON_RPC = [
   '{"jsonrpc":"2.0","method":"tools/call","params":"SENTINEL"}',
   '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}',
   '{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"SENTINEL"}}',
+  '{"jsonrpc":"2.0","result":{"SENTINEL":1}}',
 ];
 
 describe('JSON-RPC envelope on /mcp', () => {
@@ -77,7 +78,7 @@ describe('JSON-RPC envelope on /mcp', () => {
     expect(JSON.parse(logLines[0] as string)).toMatchObject({ outcome: 'INVALID_PARAMS', upstream: 'none' });
   });
 
-  it.each(['{', '{"jsonrpc":"2.0",', 'SENTINEL', '', '\u00ef\u00bb\u00bf{}'])('body %j that is not JSON is 400 -32700 Parse error', async (body) => {
+  it.each(['{', '{"jsonrpc":"2.0",', 'SENTINEL', '', '\u0000', '{"jsonrpc":"2.0"}}'])('body %j that is not JSON is 400 -32700 Parse error', async (body) => {
     const token = await mintToken({ sub: uniqueUser('parse') });
     const res = await post(body, {}, token);
     const text = await res.text();
@@ -87,14 +88,31 @@ describe('JSON-RPC envelope on /mcp', () => {
     expect(JSON.parse(logLines[0] as string)).toMatchObject({ outcome: 'PARSE_ERROR' });
   });
 
-  it('a request, a notification and a response still pass the envelope (the SDK answers them)', async () => {
+  it('requests (params left out, id 0), notifications and responses (an error with or without id) still pass the envelope', async () => {
     const token = await mintToken({ sub: uniqueUser('envelope-ok') });
-    const list = await post('{"jsonrpc":"2.0","id":7,"method":"tools/list"}', { 'MCP-Protocol-Version': '2025-11-25' }, token);
+    const legacy = { 'MCP-Protocol-Version': '2025-11-25' };
+    const list = await post('{"jsonrpc":"2.0","id":0,"method":"tools/list"}', legacy, token);
+    expect(list.status).toBe(200);
+    const listed = await list.json<any>();
+    expect(listed.id).toBe(0);
+    expect(listed.result.tools).toHaveLength(4);
+    const ping = await post('{"jsonrpc":"2.0","id":7,"method":"ping"}', legacy, token);
+    expect(await ping.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    const note = await post('{"jsonrpc":"2.0","method":"notifications/initialized"}', legacy, token);
+    expect(note.status).toBe(202);
+    for (const reply of [
+      '{"jsonrpc":"2.0","id":"s-1","result":{}}',
+      '{"jsonrpc":"2.0","id":"s-2","error":{"code":-32603,"message":"x"}}',
+      '{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}',
+    ]) {
+      expect((await post(reply, legacy, token)).status, reply).toBe(202);
+    }
+  });
+
+  it('a byte order mark before the JSON is ignored, as RFC 8259 allows: the message is read', async () => {
+    const token = await mintToken({ sub: uniqueUser('envelope-bom') });
+    const list = await post('\uFEFF{"jsonrpc":"2.0","id":1,"method":"tools/list"}', { 'MCP-Protocol-Version': '2025-11-25' }, token);
     expect(list.status).toBe(200);
     expect((await list.json<any>()).result.tools).toHaveLength(4);
-    const note = await post('{"jsonrpc":"2.0","method":"notifications/initialized"}', { 'MCP-Protocol-Version': '2025-11-25' }, token);
-    expect(note.status).toBe(202);
-    const reply = await post('{"jsonrpc":"2.0","id":"s-1","result":{}}', { 'MCP-Protocol-Version': '2025-11-25' }, token);
-    expect(reply.status).toBe(202);
   });
 });

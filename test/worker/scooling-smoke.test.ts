@@ -58,9 +58,11 @@ describe('Scooling smoke bridge', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('WWW-Authenticate')).toBeNull();
     }
-    const traversal = await callWorker(`${ROUTE}?path=${encodeURIComponent('../x.md')}`, { env });
-    expect(traversal.status).toBe(400);
-    expect(await traversal.json()).toEqual({ error: 'Invalid path', code: 'INVALID_PATH' });
+    for (const query of [`path=${encodeURIComponent('../x.md')}`, 'path=%ED%A0%80x.md', 'path=a.md&path=a.md']) {
+      const refused = await callWorker(`${ROUTE}?${query}`, { env });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ error: 'Invalid path', code: 'INVALID_PATH' });
+    }
     expect(await canisterRequests(user)).toHaveLength(0);
   });
 });
