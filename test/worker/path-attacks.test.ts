@@ -275,6 +275,17 @@ async function mcpToolResultText(tool: string, args: unknown, token: string, hea
   return res.text();
 }
 
+/** The raw `query` is refused as an invalid path on every REST route, and `user`'s canister is never called. */
+async function expectInvalidPathOnEveryRoute(query: string, user: string): Promise<void> {
+  const token = await mintToken({ sub: user });
+  for (const route of Object.values(REST_ROUTES)) {
+    const res = await callWorker(`${route}?${query}`, { token });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe(INVALID_PATH_REST);
+  }
+  expect(await canisterRequests(user)).toEqual([]);
+}
+
 // ---------------------------------------------------------------- refusals
 
 /** A test title in printable ASCII: the runner's transport refuses titles cut inside a surrogate pair. */
@@ -340,24 +351,12 @@ describe('path attacks', () => {
       { path: 'b.md', body: '# B' },
       { path: 'c.md', body: '# C' },
     ]);
-    const token = await mintToken({ sub: user });
-    for (const route of Object.values(REST_ROUTES)) {
-      const res = await callWorker(`${route}?${query}`, { token });
-      expect(res.status).toBe(400);
-      expect(await res.text()).toBe(INVALID_PATH_REST);
-    }
-    expect(await canisterRequests(user)).toEqual([]);
+    await expectInvalidPathOnEveryRoute(query, user);
   });
 
   it.each(NON_UTF8_QUERIES)('query %s (path bytes not UTF-8) is an invalid path on every route, before any fetch', async (query) => {
     const user = uniqueUser('not-utf8');
-    const token = await mintToken({ sub: user });
-    for (const route of Object.values(REST_ROUTES)) {
-      const res = await callWorker(`${route}?${query}`, { token });
-      expect(res.status).toBe(400);
-      expect(await res.text()).toBe(INVALID_PATH_REST);
-    }
-    expect(await canisterRequests(user)).toEqual([]);
+    await expectInvalidPathOnEveryRoute(query, user);
     expect(logLines).toHaveLength(Object.keys(REST_ROUTES).length);
     for (const line of logLines) {
       expect(JSON.parse(line)).toMatchObject({ outcome: 'INVALID_PATH', upstream: 'none' });
