@@ -11,7 +11,7 @@ import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
 import type { RequestLog } from '../log';
 import { normalizeRole, type Role } from './acl';
-import { hasUnsafeCharacter } from '../unsafe-text';
+import { hasUnsafeCharacter, withoutOptionalWhitespace } from '../unsafe-text';
 
 export const MAX_TOKEN_BYTES = 8 * 1024;
 const CLOCK_TOLERANCE_SECONDS = 30;
@@ -151,19 +151,6 @@ export function bearerToken(authorization: string | null): Refusable<string> {
   if (headerPad || payloadPad || signaturePad) return refuse('non_canonical');
   if (![header, payload, signature].every(isCanonicalBase64url)) return refuse('non_canonical');
   return accept(token);
-}
-
-/**
- * A field value without the optional whitespace (SP, HTAB) around it, which RFC 9110 section 5.5
- * says is not part of the value. The Headers API trims a value it is given, but one parsed off the
- * wire reached the Worker untrimmed (`Bearer <token> ` through wrangler dev answered 401).
- */
-function withoutOptionalWhitespace(value: string): string {
-  let start = 0;
-  let end = value.length;
-  while (start < end && (value.charCodeAt(start) === 32 || value.charCodeAt(start) === 9)) start++;
-  while (end > start && (value.charCodeAt(end - 1) === 32 || value.charCodeAt(end - 1) === 9)) end--;
-  return value.slice(start, end);
 }
 
 /** Maps a jose refusal to its reason; anything unexpected is a malformed token. */

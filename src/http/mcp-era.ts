@@ -12,6 +12,7 @@
  * quotes the request.
  */
 import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { withoutOptionalWhitespace } from '../unsafe-text';
 
 /** The one sessionless revision this endpoint serves (server/discover, per-request `_meta`). */
 export const MODERN_REVISION = '2026-07-28';
@@ -65,10 +66,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** RFC 9110 optional whitespace around a field value; the Headers API already trims it, but a value may be absent. */
+/** A header's value without the optional whitespace around it, or null when it is absent. */
 function headerValue(headers: Headers, name: string): string | null {
   const value = headers.get(name);
-  return value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, '');
+  return value === null ? null : withoutOptionalWhitespace(value);
 }
 
 const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;

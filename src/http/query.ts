@@ -7,35 +7,11 @@
  * an overlong `%C0%AE`) to U+FFFD, which would name a different note than the one asked for; a
  * fatal decode refuses them instead. Linear in the query's length.
  */
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const utf8 = new TextEncoder();
+import { decodePercentEscapesStrictly } from '../vault/path';
 
 /** application/x-www-form-urlencoded decoding of one name or value, or null when its bytes are not UTF-8. */
 function decodeFormComponent(raw: string): string | null {
-  const bytes = utf8.encode(raw.replaceAll('+', ' '));
-  const out = new Uint8Array(bytes.length);
-  let size = 0;
-  for (let at = 0; at < bytes.length; at++) {
-    const byte = bytes[at] as number;
-    if (byte === 0x25 && at + 2 < bytes.length && isHex(bytes[at + 1] as number) && isHex(bytes[at + 2] as number)) {
-      out[size++] = (hexValue(bytes[at + 1] as number) << 4) | hexValue(bytes[at + 2] as number);
-      at += 2;
-    } else out[size++] = byte;
-  }
-  try {
-    return strictUtf8.decode(out.subarray(0, size));
-  } catch {
-    return null;
-  }
-}
-
-function isHex(byte: number): boolean {
-  return (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66);
-}
-
-function hexValue(byte: number): number {
-  return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x61 + 10;
+  return decodePercentEscapesStrictly(raw.replaceAll('+', ' '));
 }
 
 /** The `path` query value of `url` when it is given exactly once and decodes as UTF-8, else undefined. */

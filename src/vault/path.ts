@@ -32,10 +32,30 @@ const LOOKALIKE_PATTERN = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'g
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
 const MAX_SKELETON_ROUNDS = 8;
 
-function decodePercentRun(run: string): string {
+/** The bytes a run of `%XX` escapes (PERCENT_RUN) stands for. */
+function percentRunBytes(run: string): Uint8Array {
   const bytes = new Uint8Array(run.length / 3);
   for (let i = 0; i < bytes.length; i += 1) bytes[i] = parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
-  return new TextDecoder().decode(bytes);
+  return bytes;
+}
+
+function decodePercentRun(run: string): string {
+  return new TextDecoder().decode(percentRunBytes(run));
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Percent-escapes of an ASCII string (a URL's query is, after the URL parser) decoded as UTF-8,
+ * or null when a run of them is not UTF-8. A UTF-8 sequence cannot span a literal ASCII char, so
+ * decoding run by run is decoding the whole; a `%` without two hex digits stays as it is.
+ */
+export function decodePercentEscapesStrictly(ascii: string): string | null {
+  try {
+    return ascii.replace(PERCENT_RUN, (run) => strictUtf8.decode(percentRunBytes(run)));
+  } catch {
+    return null;
+  }
 }
 
 /**
