@@ -24,8 +24,8 @@
  * first run after switching shapes is JIT warm-up (2-10x the steady time),
  * the first run of each 100K input is also printed, as "100K cold ms",
  * never folded into the median. Each shape is also timed at 125K, 250K,
- * 500K and 1M chars, the four sizes sampled in turn (7 rounds after 4
- * warm-up runs each) so that a change in machine speed mid-row lands on
+ * 500K and 1M chars, the four sizes sampled in turn (7 samples per size
+ * after 4 warm-up runs each) so that a change in machine speed mid-row lands on
  * all of them; growth per doubling is fitted over those four medians
  * (fittedGrowth) rather than read from one ratio of two. In the contracts table one run = the four
  * contracts on every note of the input (three analyses per note, as the
@@ -169,7 +169,7 @@ export function syntheticNote(chars: number, seed: number): string {
  * `body` as the Worker holds a note it read: JSON.parse of the canister's response makes each
  * string one flat piece. A body built here by joining, slicing or concatenating is held as a
  * slice or a cons string instead, which V8 reads through a pointer on every char (1.1-1.2x on
- * the block rows at 1M, see PERFORMANCE.md, seventh round), a cost the Worker never pays.
+ * the block rows at 1M, PERFORMANCE.md "Bench choices"), a cost the Worker never pays.
  */
 function asTheWorkerReadsIt(body: string): string {
   return (JSON.parse(JSON.stringify({ body })) as { body: string }).body;
@@ -380,7 +380,7 @@ export function fittedGrowth(points: ReadonlyArray<readonly [chars: number, ms: 
 }
 
 /**
- * Medians per size with the sizes sampled in turn (round r times every size before round r + 1),
+ * Medians per size with the sizes sampled in turn (pass r times every size before pass r + 1),
  * so a change in machine speed during the row lands on every size alike instead of on one.
  */
 function timeInterleaved(works: ReadonlyArray<() => unknown>, runs: number): number[] {

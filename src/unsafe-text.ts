@@ -15,8 +15,8 @@ export function hasUnsafeCharacter(text: string): boolean {
 /**
  * A header field value without the optional whitespace (SP, HTAB) around it, which RFC 9110
  * section 5.5 says is not part of the value. The Headers API trims a value it is given, but one
- * parsed off the wire reached the Worker untrimmed (`Bearer <token> ` through wrangler dev
- * answered 401). Linear: two index walks, no backtracking.
+ * parsed off the wire can reach the Worker untrimmed (through wrangler dev, `Bearer <token> `
+ * would otherwise be refused with 401). Linear: two index walks, no backtracking.
  */
 export function withoutOptionalWhitespace(value: string): string {
   let start = 0;

@@ -2,7 +2,7 @@
  * The one decoder for the canister's wire frontmatter (JSON text, sometimes
  * string-wrapped several times, sometimes with escaped quotes or a BOM).
  *
- * Decision of record (issue 11 item 11): recover an object exactly when
+ * Decision of record: recover an object exactly when
  * either reference decoder would, and never when neither would. The two
  * references (REFERENCE-CONTRACTS 1.4) are mirrored below as two small
  * functions, each returning the object it recovers or null where the

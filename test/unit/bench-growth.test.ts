@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fittedGrowth } from '../../scripts/bench';
 
-// The bench's growth column (issue 10's "at most 2.3x per doubling") is fitted over four sizes.
+// The bench's growth column (target: at most 2.3x per doubling, docs/PERFORMANCE.md) is fitted over four sizes.
 const sizes = [125_000, 250_000, 500_000, 1_000_000];
 
 describe('fittedGrowth (the bench growth per doubling)', () => {

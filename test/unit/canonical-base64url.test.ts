@@ -13,7 +13,7 @@ function decodeLeniently(segment: string): Buffer {
   return Buffer.from(segment, 'base64url');
 }
 
-describe('isCanonicalBase64url (issue 11 item 2)', () => {
+describe('isCanonicalBase64url: one spelling per byte string (RFC 7515 section 2)', () => {
   it('accepts the canonical spelling of any non-empty byte string and refuses every other spelling of the same bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 80 }), (bytes) => {
