@@ -20,6 +20,46 @@ const optionalHmacSecret = optionalText.pipe(z.string().min(MIN_HMAC_SECRET_CHAR
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** An exact origin (scheme://host[:port], nothing after it), or null. */
+function exactOrigin(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An OAuth identifier the Worker publishes or compares (RFC 9728 section 2 resource, RFC 8414
+ * section 2 issuer): https, or http on a loopback host for local stacks and tests; no query or
+ * fragment. The value is kept exactly as configured (issuer comparison is exact, RFC 9068 section 4).
+ */
+const oauthIdentifier = optionalText.superRefine((value, ctx) => {
+  if (value === undefined) return;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const secure = url !== undefined && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)));
+  if (!url || !secure || url.search !== '' || url.hash !== '' || value.includes('#') || value.includes('?')) {
+    ctx.addIssue({ code: 'custom', message: 'oauth_identifier' });
+  }
+});
+
+/** The Worker's public origin: an exact https origin (http only on loopback). */
+const publicOrigin = optionalText.superRefine((value, ctx) => {
+  if (value === undefined) return;
+  const url = exactOrigin(value);
+  if (!url || (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname))) {
+    ctx.addIssue({ code: 'custom', message: 'public_origin' });
+  }
+});
+
 const originList = optionalText.transform((value, ctx) => {
   if (value === undefined) return [];
   const origins = value.split(',').map((item) => item.trim()).filter(Boolean);
@@ -52,7 +92,9 @@ export const EnvSchema = z.object({
     CANISTER_TIMEOUT_MS: optionalText
       .transform((value) => (value === undefined ? 5_000 : Number(value)))
       .pipe(z.number().int().min(100).max(30_000)),
-    OAUTH_AUTHORIZATION_SERVER: optionalText.pipe(httpUrl.optional()),
+    OAUTH_AUTHORIZATION_SERVER: oauthIdentifier,
+    PUBLIC_ORIGIN: publicOrigin,
+    LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: optionalText.pipe(z.enum(['true', 'false']).default('false')),
     ENVIRONMENT: optionalText.pipe(z.enum(['local', 'staging', 'production']).default('production')),
     SCOOLING_SMOKE_ENABLED: optionalText.pipe(z.enum(['true', 'false']).default('false')),
     SCOOLING_SMOKE_TOKEN: optionalText,
@@ -73,6 +115,8 @@ export type ConfigReason =
   | 'out_of_range'
   | 'not_allowed'
   | 'not_exact_origins'
+  | 'not_an_origin'
+  | 'not_an_issuer'
   | 'no_verification_key'
   | 'missing_binding'
   | 'invalid';
@@ -86,6 +130,8 @@ export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
   out_of_range: 'is outside its allowed range',
   not_allowed: 'is not one of the allowed values',
   not_exact_origins: 'must be a comma-separated list of exact origins (scheme://host[:port], no path)',
+  not_an_origin: 'must be one exact https origin (scheme://host[:port], no path or trailing slash; http only on a loopback host)',
+  not_an_issuer: 'must be an https URL without query or fragment (http only on a loopback host)',
   no_verification_key: 'no token verification key: set SESSION_SECRET, HUB_JWT_SECRET or JWT_JWKS_URL',
   missing_binding: 'the rate-limit binding is missing (wrangler.toml [[ratelimits]] name = "RATE_LIMITER")',
   invalid: 'is invalid',
@@ -106,7 +152,16 @@ export interface Config {
   audience: string | undefined;
   corsOrigins: string[];
   canisterTimeoutMs: number;
+  /** The authorization server's issuer identifier; required outside local mode. */
   authorizationServer: string | undefined;
+  /**
+   * The origin the Worker's OAuth resources are named under. Configured (PUBLIC_ORIGIN) outside
+   * local mode, so a request's Host never decides it; null only with ENVIRONMENT=local, where the
+   * request's own origin is used.
+   */
+  publicOrigin: string | null;
+  /** Operator opt-in: `mcp_access` tokens with no `aud` at all are served (never tokens for another resource). */
+  legacyTokensWithoutAudience: boolean;
   environment: 'local' | 'staging' | 'production';
   scoolingSmoke: { enabled: boolean; token: string | undefined };
   /** Per-user request limiter; null only where ENVIRONMENT=local runs without the binding (unlimited). */
@@ -141,7 +196,11 @@ function reasonFor(issue: z.core.$ZodIssue, raw: unknown): ConfigReason {
     case 'invalid_value':
       return 'not_allowed';
     case 'custom':
-      return 'not_exact_origins';
+      return issue.message === 'oauth_identifier'
+        ? 'not_an_issuer'
+        : issue.message === 'public_origin'
+          ? 'not_an_origin'
+          : 'not_exact_origins';
     default:
       return 'invalid';
   }
@@ -167,6 +226,12 @@ export function checkVariables(env: object): ConfigProblem[] {
   }
   const hasKey = ['SESSION_SECRET', 'HUB_JWT_SECRET', 'JWT_JWKS_URL'].some((name) => !isBlank(raw[name]));
   if (!hasKey) problems.push({ variable: 'SESSION_SECRET', reason: 'no_verification_key' });
+  // Outside local mode the OAuth resource must name its authorization server and its own origin (RFC 9728 section 2).
+  if (!isLocalEnvironment(env)) {
+    for (const name of ['OAUTH_AUTHORIZATION_SERVER', 'PUBLIC_ORIGIN'] as const) {
+      if (isBlank(raw[name])) problems.push({ variable: name, reason: 'missing' });
+    }
+  }
   const order = new Map(CONFIG_VARIABLES.map((name, index) => [name, index]));
   return problems.sort((a, b) => (order.get(a.variable) ?? 0) - (order.get(b.variable) ?? 0));
 }
@@ -212,6 +277,8 @@ function parseConfig(env: object): ConfigResult {
       corsOrigins: e.CORS_ORIGINS,
       canisterTimeoutMs: e.CANISTER_TIMEOUT_MS,
       authorizationServer: e.OAUTH_AUTHORIZATION_SERVER,
+      publicOrigin: e.PUBLIC_ORIGIN ?? null,
+      legacyTokensWithoutAudience: e.LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE === 'true',
       environment: e.ENVIRONMENT,
       scoolingSmoke: { enabled: e.SCOOLING_SMOKE_ENABLED === 'true', token: e.SCOOLING_SMOKE_TOKEN },
       rateLimiter,

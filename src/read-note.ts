@@ -1,9 +1,11 @@
 /**
  * THE pipeline, shared by REST and MCP:
- * ACL -> vault -> path (refused before any fetch) -> one canister GET ->
- * decode -> scope -> build. Authentication happens in the adapters, which
- * hand in a verified Principal. Every outcome is a value; exceptions from
- * the builders are mapped to their typed kinds here and nowhere else.
+ * ACL -> path (refused before any fetch) -> one canister GET ->
+ * decode -> scope -> build. Authentication, the rate limit and the vault
+ * (resolveVault) happen in the adapters, before the request body or any
+ * read, which hand in a verified Principal and its allowed vault. Every
+ * outcome is a value; exceptions from the builders are mapped to their
+ * typed kinds here and nowhere else.
  */
 import { buildContractWithinBound, ContractError, decodeWireFrontmatter, type ContractName, type ContractPayload } from './contracts';
 import { isToolAllowed } from './auth/acl';
@@ -13,7 +15,7 @@ import { fail, ok, type Result } from './errors';
 import type { RequestLog } from './log';
 import { statusClass } from './log';
 import { readNoteFromCanister } from './vault/canister';
-import { isInScope, normalizeVaultPath, resolveVault } from './vault/path';
+import { isInScope, normalizeVaultPath } from './vault/path';
 
 export const TOOL_BY_CONTRACT: Record<ContractName, string> = {
   note_outline: 'get_note_outline',
@@ -27,20 +29,18 @@ export interface ReadRequest {
   principal: Principal;
   contract: ContractName;
   rawPath: unknown;
-  /** Raw X-Vault-Id header value. */
-  vaultHeader: string | null;
+  /** The vault, already resolved and allowed for the principal (resolveVault). */
+  vaultId: string;
   log: RequestLog;
 }
 
 export async function readContract(request: ReadRequest): Promise<Result<ContractPayload>> {
   const { config, principal, contract, log } = request;
   if (!isToolAllowed(principal.role, TOOL_BY_CONTRACT[contract])) return fail({ kind: 'InsufficientScope' });
-  const vault = resolveVault(principal, request.vaultHeader);
-  if (!vault.ok) return vault;
   const path = normalizeVaultPath(request.rawPath);
   if (!path.ok) return path;
 
-  const read = await readNoteFromCanister(config, principal, vault.value, path.value);
+  const read = await readNoteFromCanister(config, principal, request.vaultId, path.value);
   log.upstream = statusClass(read.upstreamStatus);
   if (!read.result.ok) {
     // Unreachable after authenticate, which refuses such claims first: a principal value that cannot be a header.

@@ -4,6 +4,8 @@
  * asymmetric ones only with the JWK set, so `none` and key confusion cannot
  * pass. All hosted context (role, vault allowlist, canister user, scope)
  * comes from the signed claims: no session store and no bridge call.
+ * OAuth access tokens (`mcp_access`, and RFC 9068 `at+jwt` tokens) are
+ * accepted only for the resource they were issued for (RFC 8707).
  */
 import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { z } from 'zod';
@@ -11,13 +13,18 @@ import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
 import type { RequestLog } from '../log';
 import { normalizeRole, type Role } from './acl';
+import { audienceAdmits, READ_SCOPE, type ProtectedResource } from './resource';
 import { hasUnsafeCharacter, withoutOptionalWhitespace } from '../unsafe-text';
 
 export const MAX_TOKEN_BYTES = 8 * 1024;
 const CLOCK_TOLERANCE_SECONDS = 30;
 const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'];
 const JWKS_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
-const READ_SCOPES = ['vault:read', 'vault:write', 'vault:admin', 'admin'];
+const READ_SCOPES = [READ_SCOPE, 'vault:write', 'vault:admin', 'admin'];
+/** RFC 9068 section 4: the `typ` header of a JWT access token (media type, compared case-insensitively). */
+const ACCESS_TOKEN_TYPES = ['at+jwt', 'application/at+jwt'];
+/** RFC 9068 section 2.2: claims every JWT access token carries. */
+const ACCESS_TOKEN_CLAIMS = ['iss', 'exp', 'aud', 'sub', 'client_id', 'iat', 'jti'];
 const AGENT_AUDIENCE = 'knowtation-hub-rest';
 const AGENT_TYP = 'kt_agent_access';
 
@@ -28,7 +35,8 @@ export interface HostedScope {
 
 export interface Principal {
   sub: string;
-  tokenType: 'session' | 'mcp_access' | 'agent_access';
+  /** `oauth_access`: an RFC 9068 JWT access token (header `typ: at+jwt`). */
+  tokenType: 'session' | 'mcp_access' | 'agent_access' | 'oauth_access';
   role: Role;
   /** The canister partition user: effective_canister_user_id, else sub. */
   canisterUserId: string;
@@ -36,11 +44,10 @@ export interface Principal {
   allowedVaultIds: string[] | null;
   /** Non-empty hosted scope, or null when the principal is unscoped. */
   scope: HostedScope | null;
-  /** The verified bearer token, forwarded to the canister as the caller's credential. */
-  token: string;
 }
 
 const stringList = z.array(z.string());
+const HostedScopeClaim = z.object({ projects: stringList.optional(), folders: stringList.optional() }).nullable();
 
 const TOKEN_TYPES = ['session', 'mcp_access', 'agent_access'];
 
@@ -50,7 +57,10 @@ const ClaimsSchema = z.object({
   role: z.unknown().optional(),
   effective_canister_user_id: z.string().optional(),
   allowed_vault_ids: stringList.optional(),
-  scope: z.object({ projects: stringList.optional(), folders: stringList.optional() }).nullable().optional(),
+  /** OAuth scopes as a space-separated string (RFC 9068 section 2.2.3), or the Hub's hosted scope object. */
+  scope: z.union([z.string(), HostedScopeClaim]).optional(),
+  /** The hosted scope under a name that cannot be read as OAuth scopes. */
+  hosted_scope: HostedScopeClaim.optional(),
   scopes: stringList.optional(),
   vault_ids: stringList.optional(),
   typ: z.string().optional(),
@@ -157,6 +167,8 @@ export function bearerToken(authorization: string | null): Refusable<string> {
 function joseRefusal(error: unknown, viaJwks: boolean): TokenRefusal {
   if (error instanceof joseErrors.JWTExpired) return 'expired';
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    if (error.claim === 'aud') return 'bad_audience';
+    if (error.reason === 'missing') return error.claim === 'iss' ? 'bad_issuer' : 'bad_claims';
     if (error.claim === 'nbf' || error.claim === 'iat') return 'not_yet_valid';
     if (error.claim === 'iss') return 'bad_issuer';
     if (error.claim === 'aud') return 'bad_audience';
@@ -171,20 +183,35 @@ function joseRefusal(error: unknown, viaJwks: boolean): TokenRefusal {
   return viaJwks ? 'jwks_unavailable' : 'malformed';
 }
 
-async function verifySignature(token: string, config: Config): Promise<Refusable<JWTPayload>> {
+interface VerifiedToken {
+  payload: JWTPayload;
+  /** The protected header says `typ: at+jwt`: an RFC 9068 access token. */
+  isAccessToken: boolean;
+}
+
+async function verifySignature(token: string, config: Config): Promise<Refusable<VerifiedToken>> {
   let alg: unknown;
+  let typ: unknown;
   try {
-    alg = decodeProtectedHeader(token).alg;
+    ({ alg, typ } = decodeProtectedHeader(token));
   } catch {
     return refuse('malformed');
   }
-  const options = { clockTolerance: CLOCK_TOLERANCE_SECONDS, requiredClaims: ['exp', 'sub'], issuer: config.issuer };
+  const isAccessToken = typeof typ === 'string' && ACCESS_TOKEN_TYPES.includes(typ.toLowerCase());
+  // RFC 9068 section 4: an access token's issuer is exactly the authorization server this resource names.
+  if (isAccessToken && !config.authorizationServer) return refuse('bad_issuer');
+  const options = {
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    requiredClaims: isAccessToken ? ACCESS_TOKEN_CLAIMS : ['exp', 'sub'],
+    issuer: isAccessToken ? config.authorizationServer : config.issuer,
+  };
+  const verified = (payload: JWTPayload): Refusable<VerifiedToken> => accept({ payload, isAccessToken });
   if (typeof alg === 'string' && HMAC_ALGORITHMS.includes(alg) && config.hmacSecrets.length > 0) {
     let reason: TokenRefusal = 'bad_signature';
     for (const secret of config.hmacSecrets) {
       try {
         const key = new TextEncoder().encode(secret);
-        return accept((await jwtVerify(token, key, { ...options, algorithms: HMAC_ALGORITHMS })).payload);
+        return verified((await jwtVerify(token, key, { ...options, algorithms: HMAC_ALGORITHMS })).payload);
       } catch (error) {
         reason = joseRefusal(error, false);
         // Only a bad signature may fall through to the previous secret.
@@ -195,7 +222,7 @@ async function verifySignature(token: string, config: Config): Promise<Refusable
   }
   if (typeof alg === 'string' && JWKS_ALGORITHMS.includes(alg) && config.jwksUrl) {
     try {
-      return accept((await jwtVerify(token, remoteJwks(config.jwksUrl), { ...options, algorithms: JWKS_ALGORITHMS })).payload);
+      return verified((await jwtVerify(token, remoteJwks(config.jwksUrl), { ...options, algorithms: JWKS_ALGORITHMS })).payload);
     } catch (error) {
       return refuse(joseRefusal(error, true));
     }
@@ -222,10 +249,14 @@ function claimsAreSafe(claims: z.infer<typeof ClaimsSchema>): boolean {
     typeof claims.role === 'string' ? claims.role : '',
     ...(claims.allowed_vault_ids ?? []),
     ...(claims.vault_ids ?? []),
-    ...(claims.scope?.folders ?? []),
-    ...(claims.scope?.projects ?? []),
+    ...hostedScopeEntries(claims.scope),
+    ...hostedScopeEntries(claims.hosted_scope),
   ];
   return !values.some(hasUnsafeCharacter);
+}
+
+function hostedScopeEntries(scope: z.infer<typeof ClaimsSchema>['scope']): string[] {
+  return scope !== null && typeof scope === 'object' ? [...(scope.folders ?? []), ...(scope.projects ?? [])] : [];
 }
 
 function audienceList(aud: string | string[] | undefined): string[] {
@@ -233,56 +264,104 @@ function audienceList(aud: string | string[] | undefined): string[] {
 }
 
 /**
- * Authenticates the request. 401 (Unauthorized) for anything that is not a
- * valid token for this resource; 403 (InsufficientScope) for a valid OAuth
- * or agent token that lacks a read scope. The reason for a refusal goes to
- * the request's log line (`log.reason`) and nowhere else.
+ * Authenticates the request for one protected resource. 401 (Unauthorized)
+ * for anything that is not a valid token for this resource; 403
+ * (InsufficientScope) for a valid OAuth or agent token that lacks a read
+ * scope. The reason for a refusal goes to the request's log line
+ * (`log.reason`) and nowhere else.
  */
 export async function authenticate(
   request: Request,
   config: Config,
+  resource: ProtectedResource,
   nowSeconds: number,
   log: RequestLog,
 ): Promise<Result<Principal>> {
   const header = request.headers.get('authorization');
-  const principal = await principalFrom(header, config, nowSeconds);
+  const principal = await principalFrom(header, config, resource.id, nowSeconds);
   if (principal.ok) return ok(principal.value);
   log.reason = principal.reason;
   if (principal.reason === 'insufficient_scope') return fail({ kind: 'InsufficientScope' });
   return fail({ kind: 'Unauthorized', invalidToken: header != null });
 }
 
-async function principalFrom(header: string | null, config: Config, nowSeconds: number): Promise<Refusable<Principal>> {
+type Claims = z.infer<typeof ClaimsSchema>;
+
+/** The token's kind: its `type` claim, or `oauth_access` for an RFC 9068 access token (which may say `mcp_access`). */
+function tokenTypeOf(claims: Claims, isAccessToken: boolean): Refusable<Principal['tokenType']> {
+  if (!isAccessToken) return accept(claims.type ?? 'session');
+  return claims.type === undefined || claims.type === 'mcp_access' ? accept('oauth_access') : refuse('wrong_type');
+}
+
+/**
+ * Who the token is for. Agent credentials name the Hub REST audience; OAuth access tokens must
+ * name this resource or a parent of it (RFC 8707, MCP authorization: tokens issued for another
+ * resource are refused), except that an `mcp_access` token with no `aud` at all passes when the
+ * operator turned on LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE; session tokens name JWT_AUDIENCE when set.
+ */
+function audienceRefusal(claims: Claims, tokenType: Principal['tokenType'], config: Config, resource: string): TokenRefusal | null {
+  const audiences = audienceList(claims.aud);
+  switch (tokenType) {
+    case 'agent_access':
+      if (!audiences.includes(AGENT_AUDIENCE)) return 'bad_audience';
+      return claims.typ === AGENT_TYP ? null : 'wrong_type';
+    case 'mcp_access':
+      if (audiences.length === 0 && config.legacyTokensWithoutAudience) return null;
+      return audienceAdmits(audiences, resource) ? null : 'bad_audience';
+    case 'oauth_access':
+      return audienceAdmits(audiences, resource) ? null : 'bad_audience';
+    case 'session':
+      return config.audience && !audiences.includes(config.audience) ? 'bad_audience' : null;
+  }
+}
+
+/** OAuth scopes: the `scopes` array and a space-separated `scope` string (RFC 6749 section 3.3). */
+function oauthScopes(claims: Claims): string[] {
+  const fromString = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
+  return [...(claims.scopes ?? []), ...fromString];
+}
+
+/**
+ * The hosted folder and project scope: `hosted_scope`, or a `scope` claim that is an object (the
+ * Hub's session and `mcp_access` tokens). A string `scope` is OAuth's and never widens it; both
+ * objects at once are ambiguous and refused.
+ */
+function hostedScope(claims: Claims): Refusable<HostedScope | null> {
+  const legacy = claims.scope !== null && typeof claims.scope === 'object' ? claims.scope : null;
+  if (legacy && claims.hosted_scope !== undefined) return refuse('bad_claims');
+  const scope = claims.hosted_scope ?? legacy;
+  const projects = scope?.projects?.filter((p) => p !== '') ?? [];
+  const folders = scope?.folders?.map((f) => f.replace(/^\/+|\/+$/g, '')).filter((f) => f !== '') ?? [];
+  return accept(projects.length > 0 || folders.length > 0 ? { projects, folders } : null);
+}
+
+async function principalFrom(header: string | null, config: Config, resource: string, nowSeconds: number): Promise<Refusable<Principal>> {
   const token = bearerToken(header);
   if (!token.ok) return token;
-  const payload = await verifySignature(token.value, config);
-  if (!payload.ok) return payload;
-  if (typeof payload.value.iat === 'number' && payload.value.iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) {
+  const verified = await verifySignature(token.value, config);
+  if (!verified.ok) return verified;
+  const { payload, isAccessToken } = verified.value;
+  if (typeof payload.iat === 'number' && payload.iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) {
     return refuse('not_yet_valid');
   }
-  if (payload.value.type !== undefined && !TOKEN_TYPES.includes(payload.value.type as string)) return refuse('wrong_type');
-  const parsed = ClaimsSchema.safeParse(payload.value);
+  if (payload.type !== undefined && !TOKEN_TYPES.includes(payload.type as string)) return refuse('wrong_type');
+  const parsed = ClaimsSchema.safeParse(payload);
   if (!parsed.success) return refuse('bad_claims');
   const claims = parsed.data;
   if (!claimsAreSafe(claims)) return refuse('unsafe_claims');
-  const tokenType = claims.type ?? 'session';
-  const audiences = audienceList(claims.aud);
-
-  if (tokenType === 'agent_access') {
-    if (!audiences.includes(AGENT_AUDIENCE)) return refuse('bad_audience');
-    if (claims.typ !== AGENT_TYP) return refuse('wrong_type');
-  } else if (config.audience && !audiences.includes(config.audience)) {
-    return refuse('bad_audience');
-  }
-  if (tokenType !== 'session' && !(claims.scopes ?? []).some((scope) => READ_SCOPES.includes(scope))) {
+  const tokenType = tokenTypeOf(claims, isAccessToken);
+  if (!tokenType.ok) return tokenType;
+  const audience = audienceRefusal(claims, tokenType.value, config, resource);
+  if (audience) return refuse(audience);
+  if (tokenType.value !== 'session' && !oauthScopes(claims).some((scope) => READ_SCOPES.includes(scope))) {
     return refuse('insufficient_scope');
   }
+  const scope = hostedScope(claims);
+  if (!scope.ok) return scope;
 
-  const projects = claims.scope?.projects?.filter((p) => p !== '') ?? [];
-  const folders = claims.scope?.folders?.map((f) => f.replace(/^\/+|\/+$/g, '')).filter((f) => f !== '') ?? [];
   const canisterUser = claims.effective_canister_user_id?.trim();
   let allowedVaultIds = claims.allowed_vault_ids ?? null;
-  if (tokenType === 'agent_access') {
+  if (tokenType.value === 'agent_access') {
     // An agent credential is bound to its vault_ids; with an allowlist as well, both must admit the vault.
     const bound = claims.vault_ids ?? [];
     allowedVaultIds = allowedVaultIds ? allowedVaultIds.filter((v) => bound.includes(v)) : bound;
@@ -290,11 +369,10 @@ async function principalFrom(header: string | null, config: Config, nowSeconds: 
 
   return accept({
     sub: claims.sub,
-    tokenType,
+    tokenType: tokenType.value,
     role: normalizeRole(claims.role),
     canisterUserId: canisterUser ? canisterUser : claims.sub,
     allowedVaultIds,
-    scope: projects.length > 0 || folders.length > 0 ? { projects, folders } : null,
-    token: token.value,
+    scope: scope.value,
   });
 }

@@ -8,6 +8,8 @@ export interface RouteContext {
   log: RequestLog;
   /** The raw Worker env: read only by local /health to report configuration problems. */
   env?: object;
+  /** The vault an endpoint URL names (`/mcp/vaults/<id>`), a valid vault id; absent elsewhere. */
+  endpointVault?: string | null;
 }
 
 export type RouteHandler = (context: RouteContext) => Promise<Response> | Response;

@@ -28,6 +28,7 @@ import type { ContractName } from '../contracts';
 import { CONTRACT_JSON_SCHEMAS } from '../contracts/schemas';
 import { isToolAllowed } from '../auth/acl';
 import { authenticate, type Principal } from '../auth/jwt';
+import { protectedResource, type ProtectedResource } from '../auth/resource';
 import type { Config } from '../config';
 import { mcpToolErrorMessage, outcomeCode, restError, type ReadError } from '../errors';
 import type { RequestLog } from '../log';
@@ -113,6 +114,8 @@ const KNOWN_METHODS = new Set([
 interface Exchange {
   config: Config;
   principal: Principal;
+  /** The vault this exchange reads, resolved and allowed before the body was read. */
+  vaultId: string;
   request: Request;
   log: RequestLog;
   /** The message as JSON.parse produced it: own keys the SDK's schema parsing may drop are still here. */
@@ -174,7 +177,7 @@ class ExchangeServer extends Server {
 }
 
 function buildServer(exchange: Exchange): ExchangeServer {
-  const { config, principal, request, log } = exchange;
+  const { config, principal, vaultId, log } = exchange;
   const server = new ExchangeServer(exchange);
   server.setRequestHandler('tools/list', () => ({ tools: toolDefinitions(principal) }));
   server.setRequestHandler('tools/call', async ({ params }) => {
@@ -199,7 +202,7 @@ function buildServer(exchange: Exchange): ExchangeServer {
       principal,
       contract,
       rawPath: path,
-      vaultHeader: request.headers.get('X-Vault-Id'),
+      vaultId,
       log,
     });
     if (!result.ok) return toolError(result.error, log);
@@ -272,10 +275,10 @@ function rpcError(status: number, code: number, message: string, headers: Header
   return jsonResponse({ jsonrpc: '2.0', error, id: null }, status, headers);
 }
 
-function refuse(request: Request, error: ReadError, log: RequestLog): Response {
+function refuse(error: ReadError, resource: ProtectedResource | null, log: RequestLog): Response {
   log.outcome = outcomeCode(error);
   const mapped = restError(error);
-  return rpcError(mapped.status, -32600, mapped.message, errorHeaders(request, error));
+  return rpcError(mapped.status, -32600, mapped.message, errorHeaders(error, resource));
 }
 
 function refuseEra(refusal: EraRefusal, log: RequestLog): Response {
@@ -300,21 +303,26 @@ function methodForLog(message: unknown): string {
   return typeof method === 'string' && KNOWN_METHODS.has(method) ? method : 'other';
 }
 
-export async function mcpRoute({ request, config, log }: RouteContext): Promise<Response> {
+/**
+ * POST /mcp, and POST /mcp/vaults/<id> (context.endpointVault): each its own protected resource,
+ * with the same policy.
+ */
+export async function mcpRoute({ request, config, log, endpointVault = null }: RouteContext): Promise<Response> {
   // HTTP-level checks, in order; each either refuses or lets the request on.
-  if (!config) return refuse(request, { kind: 'Misconfigured' }, log);
+  if (!config) return refuse({ kind: 'Misconfigured' }, null, log);
+  const resource = protectedResource(request, config, endpointVault === null ? '/mcp' : `/mcp/vaults/${endpointVault}`);
   const origin = request.headers.get('Origin');
   if (origin !== null && !isOriginAllowed(config, origin)) {
     log.outcome = 'FORBIDDEN_ORIGIN';
     return rpcError(403, -32600, 'Forbidden origin');
   }
-  const principal = await authenticate(request, config, Math.floor(Date.now() / 1000), log);
-  if (!principal.ok) return refuse(request, principal.error, log);
+  const principal = await authenticate(request, config, resource, Math.floor(Date.now() / 1000), log);
+  if (!principal.ok) return refuse(principal.error, resource, log);
   // As the upstream: per user, right after authentication, before the body and before any canister read.
   const limited = await takeRateLimit(config, principal.value);
-  if (!limited.ok) return refuse(request, limited.error, log);
-  const vault = resolveVault(principal.value, request.headers.get('X-Vault-Id'));
-  if (!vault.ok) return refuse(request, vault.error, log);
+  if (!limited.ok) return refuse(limited.error, resource, log);
+  const vault = resolveVault(principal.value, { header: request.headers.get('X-Vault-Id'), endpoint: endpointVault });
+  if (!vault.ok) return refuse(vault.error, resource, log);
 
   const body = await readBoundedBody(request);
   if (!body.ok && body.reason === 'aborted') {
@@ -343,9 +351,22 @@ export async function mcpRoute({ request, config, log }: RouteContext): Promise<
   // The protocol: era by exact comparison, then the SDK for that era.
   const era = decideEra(request.headers, message);
   if (era.era === 'refused') return refuseEra(era.refusal, log);
-  const exchange: Exchange = { config, principal: principal.value, request, log, rawMessage: message, unknownTool: false };
+  const exchange: Exchange = {
+    config,
+    principal: principal.value,
+    vaultId: vault.value,
+    request,
+    log,
+    rawMessage: message,
+    unknownTool: false,
+  };
   const response = era.era === 'modern' ? await serveModern(exchange) : await serveLegacy(exchange);
   return embedPayload(await fixedErrorsOnRefusal(response, log), exchange);
+}
+
+/** An MCP URL that names no endpoint (a vault segment that is not a vault id), in the SDK transport's shape. */
+export function mcpNotFound(): Response {
+  return rpcError(404, -32000, 'Not found');
 }
 
 export function mcpMethodNotAllowed(): Response {

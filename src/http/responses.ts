@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config';
 import { restError, type ReadError } from '../errors';
+import { READ_SCOPE, type ProtectedResource } from '../auth/resource';
 
 export const SECURITY_HEADERS: Record<string, string> = {
   'Cache-Control': 'private, no-store',
@@ -68,33 +69,37 @@ export function errorResponse(status: number, code: string, message: string, hea
   return jsonResponse({ error: message, code }, status, headers);
 }
 
-export function protectedResourceMetadataUrl(request: Request): string {
-  return `${new URL(request.url).origin}/.well-known/oauth-protected-resource`;
-}
-
-/** RFC 6750 / RFC 9728 challenge for 401 and insufficient-scope 403 answers. */
-export function bearerChallenge(request: Request, error: ReadError): string | null {
-  const metadata = `resource_metadata="${protectedResourceMetadataUrl(request)}"`;
-  if (error.kind === 'Unauthorized') {
-    return error.invalidToken ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`;
-  }
-  if (error.kind === 'InsufficientScope') return `Bearer error="insufficient_scope", scope="vault:read", ${metadata}`;
+/**
+ * RFC 6750 section 3 challenge for 401 and insufficient-scope 403 answers: the resource's
+ * metadata (RFC 9728 section 5.1) and the scope a read needs (MCP authorization, scope selection).
+ */
+export function bearerChallenge(error: ReadError, resource: ProtectedResource): string | null {
+  const params = `resource_metadata="${resource.metadataUrl}", scope="${READ_SCOPE}"`;
+  if (error.kind === 'Unauthorized') return error.invalidToken ? `Bearer error="invalid_token", ${params}` : `Bearer ${params}`;
+  if (error.kind === 'InsufficientScope') return `Bearer error="insufficient_scope", ${params}`;
   return null;
 }
 
-/** Headers a typed failure carries on either surface: the Bearer challenge, Retry-After for a rate-limit refusal. */
-export function errorHeaders(request: Request, error: ReadError): Record<string, string> {
+/**
+ * Headers a typed failure carries on either surface: the Bearer challenge (when the route is a
+ * protected resource), Retry-After for a rate-limit refusal.
+ */
+export function errorHeaders(error: ReadError, resource: ProtectedResource | null): Record<string, string> {
   const headers: Record<string, string> = {};
-  const challenge = bearerChallenge(request, error);
+  const challenge = resource ? bearerChallenge(error, resource) : null;
   if (challenge) headers['WWW-Authenticate'] = challenge;
   if (error.kind === 'RateLimited') headers['Retry-After'] = String(error.retryAfterSeconds);
   return headers;
 }
 
 /** REST error answer for a typed failure, with the headers errorHeaders gives it. */
-export function restErrorResponse(request: Request, error: ReadError, misconfiguredMessage?: string): Response {
+export function restErrorResponse(
+  error: ReadError,
+  resource: ProtectedResource | null,
+  misconfiguredMessage?: string,
+): Response {
   const mapped = restError(error, misconfiguredMessage);
-  return errorResponse(mapped.status, mapped.code, mapped.message, errorHeaders(request, error));
+  return errorResponse(mapped.status, mapped.code, mapped.message, errorHeaders(error, resource));
 }
 
 const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?$/;

@@ -7,8 +7,9 @@
 import { Router } from 'itty-router';
 import type { RouteContext, RouteHandler } from './context';
 import { restRoute } from './rest';
-import { mcpMethodNotAllowed, mcpRoute } from './mcp';
-import { health, protectedResourceMetadata } from './well-known';
+import { mcpMethodNotAllowed, mcpNotFound, mcpRoute } from './mcp';
+import { health, metadataDocument } from './well-known';
+import { isVaultId } from '../vault/path';
 import { scoolingSmokeRoute } from './scooling';
 import { errorResponse } from './responses';
 import type { Surface } from '../log';
@@ -22,6 +23,33 @@ export interface RouteSpec {
   handler: RouteHandler;
 }
 
+const VAULT_ENDPOINT_PREFIX = '/mcp/vaults/';
+
+/**
+ * The vault a `/mcp/vaults/<id>` URL names, read from the raw path (never percent-decoded, so one
+ * endpoint has one spelling), or null when the segment is not a vault id.
+ */
+function endpointVaultOf(request: Request): string | null {
+  const { pathname } = new URL(request.url);
+  const at = pathname.indexOf(VAULT_ENDPOINT_PREFIX);
+  const segment = at === -1 ? '' : pathname.slice(at + VAULT_ENDPOINT_PREFIX.length);
+  return isVaultId(segment) ? segment : null;
+}
+
+const jsonNotFound = (): Response => errorResponse(404, 'NOT_FOUND', 'Not found');
+
+/** A route for one vault's endpoint: an id that is not a vault id is a path that does not exist. */
+function forEndpointVault(handler: RouteHandler, notFound: () => Response = jsonNotFound): RouteHandler {
+  return (context) => {
+    const endpointVault = endpointVaultOf(context.request);
+    if (endpointVault === null) {
+      context.log.outcome = 'NOT_FOUND';
+      return notFound();
+    }
+    return handler({ ...context, endpointVault });
+  };
+}
+
 export const ROUTES: RouteSpec[] = [
   { path: '/health', method: 'GET', op: 'health', surface: 'meta', handler: health },
   {
@@ -29,14 +57,21 @@ export const ROUTES: RouteSpec[] = [
     method: 'GET',
     op: 'protected_resource',
     surface: 'meta',
-    handler: protectedResourceMetadata(''),
+    handler: metadataDocument(() => ''),
   },
   {
     path: '/.well-known/oauth-protected-resource/mcp',
     method: 'GET',
     op: 'protected_resource',
     surface: 'meta',
-    handler: protectedResourceMetadata('/mcp'),
+    handler: metadataDocument(() => '/mcp'),
+  },
+  {
+    path: '/.well-known/oauth-protected-resource/mcp/vaults/:vault',
+    method: 'GET',
+    op: 'protected_resource',
+    surface: 'meta',
+    handler: forEndpointVault(metadataDocument(({ endpointVault }) => `/mcp/vaults/${endpointVault}`)),
   },
   { path: '/api/v1/note-outline', method: 'GET', op: 'note_outline', surface: 'rest', handler: restRoute('note_outline') },
   { path: '/api/v1/document-tree', method: 'GET', op: 'document_tree', surface: 'rest', handler: restRoute('document_tree') },
@@ -49,6 +84,7 @@ export const ROUTES: RouteSpec[] = [
   },
   { path: '/api/v1/section-source', method: 'GET', op: 'section_source', surface: 'rest', handler: restRoute('section_source') },
   { path: '/mcp', method: 'POST', op: 'mcp', surface: 'mcp', handler: mcpRoute },
+  { path: '/mcp/vaults/:vault', method: 'POST', op: 'mcp', surface: 'mcp', handler: forEndpointVault(mcpRoute, mcpNotFound) },
   {
     path: '/scooling/note-outline/smoke',
     method: 'GET',
@@ -76,7 +112,7 @@ export function buildRouter() {
       context.log.op = served[0].op;
       context.log.surface = served[0].surface;
       context.log.outcome = 'METHOD_NOT_ALLOWED';
-      if (path === '/mcp') return mcpMethodNotAllowed();
+      if (served[0].surface === 'mcp') return mcpMethodNotAllowed();
       return errorResponse(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', { Allow: allow });
     });
   }

@@ -10,8 +10,10 @@
 import { Validator } from '@cfworker/json-schema';
 import { NOTE_OUTLINE_JSON_SCHEMA } from '../contracts/schemas';
 import { authenticate } from '../auth/jwt';
+import { protectedResource } from '../auth/resource';
 import { outcomeCode, type ReadError } from '../errors';
 import { readContract } from '../read-note';
+import { resolveVault } from '../vault/path';
 import { singlePathParam } from './query';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse, restErrorResponse } from './responses';
@@ -27,9 +29,8 @@ export async function scoolingSmokeRoute({ request, config, log }: RouteContext)
   }
   const refuse = (error: ReadError): Response => {
     log.outcome = outcomeCode(error);
-    const response = restErrorResponse(request, error, 'Scooling smoke bridge is not configured');
-    response.headers.delete('WWW-Authenticate');
-    return response;
+    // The bridge owns its credential: no challenge invites the caller to send one.
+    return restErrorResponse(error, null, 'Scooling smoke bridge is not configured');
   };
   if (request.headers.has('Authorization') || request.headers.has('Cookie')) {
     log.outcome = 'CREDENTIALS_REFUSED';
@@ -39,16 +40,19 @@ export async function scoolingSmokeRoute({ request, config, log }: RouteContext)
   if (!token) return refuse({ kind: 'Misconfigured' });
 
   const bridgeRequest = new Request(request.url, { headers: { Authorization: `Bearer ${token}` } });
-  const principal = await authenticate(bridgeRequest, config, Math.floor(Date.now() / 1000), log);
+  const resource = protectedResource(request, config, '');
+  const principal = await authenticate(bridgeRequest, config, resource, Math.floor(Date.now() / 1000), log);
   // A bridge whose own credential fails is misconfigured, not the caller's fault.
   if (!principal.ok) return refuse({ kind: 'Misconfigured' });
 
+  const vault = resolveVault(principal.value, { header: request.headers.get('X-Vault-Id'), endpoint: null });
+  if (!vault.ok) return refuse(vault.error);
   const result = await readContract({
     config,
     principal: principal.value,
     contract: 'note_outline',
     rawPath: singlePathParam(new URL(request.url)),
-    vaultHeader: request.headers.get('X-Vault-Id'),
+    vaultId: vault.value,
     log,
   });
   if (!result.ok) return refuse(result.error);

@@ -1,19 +1,26 @@
 /** RFC 9728 protected-resource metadata, and the unauthenticated health check. */
 import { isLocalEnvironment, loadConfig } from '../config';
+import { protectedResource, SCOPES_SUPPORTED, type ResourcePath } from '../auth/resource';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse } from './responses';
 
-export function protectedResourceMetadata(resourceSuffix: '' | '/mcp') {
-  return ({ request, config, log }: RouteContext): Response => {
+/**
+ * RFC 9728 section 3.2: `resource` is exactly the identifier the metadata URL was built from
+ * (section 3.3), so a client given `<origin>/mcp` accepts it. `authorization_servers` is always
+ * present outside local mode (config.ts requires it).
+ */
+export function metadataDocument(resourcePath: (context: RouteContext) => ResourcePath) {
+  return (context: RouteContext): Response => {
+    const { request, config, log } = context;
     if (!config) {
       log.outcome = 'SERVICE_UNAVAILABLE';
       return errorResponse(503, 'SERVICE_UNAVAILABLE', 'Service unavailable');
     }
-    const origin = new URL(request.url).origin;
+    const path = resourcePath(context);
     return jsonResponse({
-      resource: `${origin}${resourceSuffix}`,
+      resource: protectedResource(request, config, path).id,
       ...(config.authorizationServer ? { authorization_servers: [config.authorizationServer] } : {}),
-      scopes_supported: ['vault:read'],
+      scopes_supported: [...SCOPES_SUPPORTED],
       bearer_methods_supported: ['header'],
       resource_name: 'Knowtation Edge',
     });

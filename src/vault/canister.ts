@@ -39,16 +39,18 @@ export function canisterNoteUrl(config: Config, path: string): string {
  * The canister headers, or the typed refusal when a value could not be sent
  * as it is: the principal's values make it a refused credential (401, as
  * authenticate already refuses such claims), the gateway secret a
- * misconfiguration. Never an exception, so never a 502.
+ * misconfiguration. Never an exception, so never a 502. The Worker
+ * authenticates itself (X-Gateway-Auth) and names the identity; nothing of
+ * the caller's credential is passed through (MCP authorization, token
+ * passthrough is forbidden).
  */
 function canisterHeaders(config: Config, principal: Principal, vaultId: string): Result<Headers> {
-  const fromPrincipal = [principal.token, principal.canisterUserId, principal.sub, vaultId];
+  const fromPrincipal = [principal.canisterUserId, principal.sub, vaultId];
   if (fromPrincipal.some(hasUnsafeCharacter)) return fail({ kind: 'Unauthorized', invalidToken: true });
   if (config.canisterAuthSecret && hasUnsafeCharacter(config.canisterAuthSecret)) return fail({ kind: 'Misconfigured' });
   try {
     const headers = new Headers({
       Accept: 'application/json',
-      Authorization: `Bearer ${principal.token}`,
       'X-Vault-Id': vaultId,
       'X-User-Id': principal.canisterUserId,
       'X-Actor-Id': principal.sub,

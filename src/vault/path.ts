@@ -122,20 +122,33 @@ export function normalizeVaultPath(raw: unknown): Result<string> {
   }
 }
 
-/** X-Vault-Id: trimmed, 'default' when absent or blank, then [A-Za-z0-9_-]{1,64}. */
-export function normalizeVaultId(header: string | null): Result<string> {
-  const vaultId = (header ?? '').trim() || 'default';
-  return VAULT_ID.test(vaultId) ? ok(vaultId) : fail({ kind: 'InvalidVault' });
+/** A vault id as a URL segment or header carries it: [A-Za-z0-9_-]{1,64}. */
+export function isVaultId(value: string): boolean {
+  return VAULT_ID.test(value);
 }
 
-/** The vault must be well-formed and, when the principal carries an allowlist, on it. */
-export function resolveVault(principal: Principal, header: string | null): Result<string> {
-  const vault = normalizeVaultId(header);
-  if (!vault.ok) return vault;
-  if (principal.allowedVaultIds && !principal.allowedVaultIds.includes(vault.value)) {
-    return fail({ kind: 'VaultForbidden' });
-  }
-  return vault;
+/** Where a request names its vault: the X-Vault-Id header, and the endpoint's own vault (`/mcp/vaults/<id>`). */
+export interface VaultSelection {
+  /** Raw X-Vault-Id header value. */
+  header: string | null;
+  /** The vault the endpoint URL names, already a valid id; null on endpoints without one. */
+  endpoint: string | null;
+}
+
+/**
+ * The request's vault, decided before any read: the endpoint's vault (a header that names another
+ * is refused), else the trimmed header, else the one vault a single-entry allowlist names, else
+ * `default`. It must be well-formed and, when the principal carries an allowlist, on it.
+ */
+export function resolveVault(principal: Principal, selection: VaultSelection): Result<string> {
+  const header = (selection.header ?? '').trim();
+  if (header !== '' && !VAULT_ID.test(header)) return fail({ kind: 'InvalidVault' });
+  if (selection.endpoint !== null && header !== '' && header !== selection.endpoint) return fail({ kind: 'InvalidVault' });
+  const allowlist = principal.allowedVaultIds;
+  const vaultId = selection.endpoint ?? (header || (allowlist?.length === 1 ? allowlist[0] : 'default'));
+  if (!VAULT_ID.test(vaultId)) return fail({ kind: 'InvalidVault' });
+  if (allowlist && !allowlist.includes(vaultId)) return fail({ kind: 'VaultForbidden' });
+  return ok(vaultId);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `npm run check-config` (issue 13, item 3): run as a user runs it, on
+ * `npm run check-config`, run as a user runs it, on
  * temporary wrangler.toml and env files. Each bad variable is named with its
  * reason, no value is ever printed, and the exit code says valid (0) or not (1).
  */
@@ -15,6 +15,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'check-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const GOOD_SECRET = 'SENTINEL-GOOD-SECRET-0123456789abcdefghij';
+/** What every deployment outside local mode names: its public origin and its authorization server. */
+const OAUTH_LINES = 'PUBLIC_ORIGIN=https://edge.example\nOAUTH_AUTHORIZATION_SERVER=https://hub.example\n';
 const LIMITER = '[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = 60, period = 60 }\n';
 
 function write(name: string, text: string): string {
@@ -40,7 +42,7 @@ function checkConfig(...args: string[]): { status: number | null; output: string
 describe('npm run check-config', { timeout: 120_000 }, () => {
   it('accepts a valid configuration (exit 0) without printing any value', () => {
     const config = wranglerToml({ ENVIRONMENT: 'production', CANISTER_URL: 'https://SENTINEL-HOST.example' });
-    const envFile = write('good.env', `SESSION_SECRET=${GOOD_SECRET}\nCANISTER_AUTH_SECRET=SENTINEL-CANISTER\n`);
+    const envFile = write('good.env', `SESSION_SECRET=${GOOD_SECRET}\nCANISTER_AUTH_SECRET=SENTINEL-CANISTER\n${OAUTH_LINES}`);
     const { status, output } = checkConfig('--config', config, '--env-file', envFile);
     expect(output).toContain('valid');
     expect(output).not.toContain('SENTINEL');
@@ -56,7 +58,14 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
     });
     const envFile = write(
       'bad.env',
-      ['SESSION_SECRET=SENTINEL-short', 'JWT_JWKS_URL=SENTINEL-not-a-url', 'SCOOLING_SMOKE_ENABLED=SENTINEL-yes'].join('\n'),
+      [
+        'SESSION_SECRET=SENTINEL-short',
+        'JWT_JWKS_URL=SENTINEL-not-a-url',
+        'SCOOLING_SMOKE_ENABLED=SENTINEL-yes',
+        'PUBLIC_ORIGIN=https://SENTINEL-ORIGIN.example/mcp',
+        'OAUTH_AUTHORIZATION_SERVER=http://SENTINEL-AS.example',
+        'LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE=SENTINEL-yes',
+      ].join('\n'),
     );
     const { status, output } = checkConfig('--config', config, '--env-file', envFile);
     const expected: Array<[string, string]> = [
@@ -65,6 +74,10 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
       ['JWT_JWKS_URL', 'not_a_url'],
       ['CORS_ORIGINS', 'not_exact_origins'],
       ['CANISTER_TIMEOUT_MS', 'out_of_range'],
+      // RFC 8414 section 2 issuer and RFC 9728 section 2 resource: https, http only on loopback.
+      ['OAUTH_AUTHORIZATION_SERVER', 'not_an_issuer'],
+      ['PUBLIC_ORIGIN', 'not_an_origin'],
+      ['LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE', 'not_allowed'],
       ['ENVIRONMENT', 'not_allowed'],
       ['SCOOLING_SMOKE_ENABLED', 'not_allowed'],
     ];
@@ -86,14 +99,25 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
     expect(status).toBe(1);
   });
 
+  it('outside local mode, a deployment without its authorization server or public origin is refused', () => {
+    const config = wranglerToml({ ENVIRONMENT: 'production', CANISTER_URL: 'https://canister.example' });
+    const envFile = write('no-oauth.env', `SESSION_SECRET=${GOOD_SECRET}\n`);
+    const { status, output } = checkConfig('--config', config, '--env-file', envFile);
+    expect(output).toMatch(/^\s+OAUTH_AUTHORIZATION_SERVER\s+missing:/m);
+    expect(output).toMatch(/^\s+PUBLIC_ORIGIN\s+missing:/m);
+    expect(status).toBe(1);
+    const local = wranglerToml({ ENVIRONMENT: 'local', CANISTER_URL: 'https://canister.example' });
+    expect(checkConfig('--config', local, '--env-file', envFile).status).toBe(0);
+  });
+
   it('the env file overrides wrangler.toml vars, as wrangler dev does', () => {
     const config = wranglerToml({ ENVIRONMENT: 'production', CANISTER_URL: 'not a url' });
-    const envFile = write('override.env', `CANISTER_URL=https://canister.example\nSESSION_SECRET=${GOOD_SECRET}\n`);
+    const envFile = write('override.env', `CANISTER_URL=https://canister.example\nSESSION_SECRET=${GOOD_SECRET}\n${OAUTH_LINES}`);
     expect(checkConfig('--config', config, '--env-file', envFile).status).toBe(0);
   });
 
   it('checks the repository wrangler.toml, and a wrangler environment with --env', () => {
-    const envFile = write('repo.env', `CANISTER_URL=https://canister.example\nSESSION_SECRET=${GOOD_SECRET}\n`);
+    const envFile = write('repo.env', `CANISTER_URL=https://canister.example\nSESSION_SECRET=${GOOD_SECRET}\n${OAUTH_LINES}`);
     expect(checkConfig('--env-file', envFile).status).toBe(0);
     const load = checkConfig('--env', 'load', '--env-file', envFile);
     expect(load.output).toContain('[env.load]');

@@ -34,6 +34,10 @@ const SCHEMA_BY_CONTRACT: Record<ContractName, string> = {
   section_source: 'SectionSource',
 };
 
+/** A router path in OpenAPI's template form: itty's `:vault` is `{vault_id}`. */
+const documentedPathOf = (route: RouteSpec): string => route.path.replace(/:vault\b/g, '{vault_id}');
+/** A request path that reaches the route: a valid vault id where the route takes one. */
+const concrete = (route: RouteSpec): string => route.path.replace(/:vault\b/g, 'default');
 const isContractRoute = (route: RouteSpec): boolean => route.surface === 'rest' && (CONTRACT_NAMES as string[]).includes(route.op);
 
 const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -153,14 +157,14 @@ describe('openapi.yaml', () => {
     const documented = Object.entries(spec.paths as Record<string, Record<string, unknown>>)
       .flatMap(([routePath, item]) => Object.keys(item).filter((key) => HTTP_METHODS.includes(key)).map((method) => `${method.toUpperCase()} ${routePath}`))
       .sort();
-    const routed = ROUTES.map((route) => `${route.method} ${route.path}`).sort();
+    const routed = ROUTES.map((route) => `${route.method} ${documentedPathOf(route)}`).sort();
     expect(documented).toEqual(routed);
   });
 
   it('requires the bearer JWT on the four contract routes and /mcp, and on nothing else', () => {
     expect(spec.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     for (const route of ROUTES) {
-      const operation = spec.paths[route.path][route.method.toLowerCase()];
+      const operation = spec.paths[documentedPathOf(route)][route.method.toLowerCase()];
       // The scooling smoke bridge refuses caller credentials; it owns its own token.
       const protectedRoute = route.surface === 'mcp' || isContractRoute(route);
       expect(operation.security, route.path).toEqual(protectedRoute ? [{ bearerAuth: [] }] : []);
@@ -281,13 +285,13 @@ describe('documented examples and real answers', () => {
   it('with an invalid configuration every route answers a status and body documented for it', async () => {
     const router = buildRouter();
     for (const route of ROUTES) {
-      const request = new Request(`https://edge.example${route.path}?path=a.md`, {
+      const request = new Request(`https://edge.example${concrete(route)}?path=a.md`, {
         method: route.method,
         headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
         body: route.method === 'POST' ? '{}' : undefined,
       });
       const response = await router.fetch(request, { request, config: null, log: newRequestLog('meta', 'unknown') });
-      const documented = documentedResponse(route.path, route.method.toLowerCase(), response.status);
+      const documented = documentedResponse(documentedPathOf(route), route.method.toLowerCase(), response.status);
       expect(documented, `${route.method} ${route.path} answered ${response.status}`).not.toBeNull();
       expect(errorsOf(specValidator(documented!.schemaPointer!), await response.json()), route.path).toEqual([]);
     }
@@ -297,6 +301,8 @@ describe('documented examples and real answers', () => {
     const loaded = loadConfig({
       CANISTER_URL: 'https://canister.example',
       SESSION_SECRET: 'x'.repeat(32),
+      PUBLIC_ORIGIN: 'https://edge.example',
+      OAUTH_AUTHORIZATION_SERVER: 'https://hub.example',
       RATE_LIMITER: { limit: async () => ({ success: true }) },
     });
     expect(loaded.ok).toBe(true);
@@ -304,10 +310,10 @@ describe('documented examples and real answers', () => {
     const router = buildRouter();
     for (const route of ROUTES) {
       const method = route.method === 'GET' ? 'DELETE' : 'GET';
-      const request = new Request(`https://edge.example${route.path}`, { method });
+      const request = new Request(`https://edge.example${concrete(route)}`, { method });
       const response = await router.fetch(request, { request, config, log: newRequestLog('meta', 'unknown') });
       expect(response.status).toBe(405);
-      const documented = documentedResponse(route.path, route.method.toLowerCase(), 405)!;
+      const documented = documentedResponse(documentedPathOf(route), route.method.toLowerCase(), 405)!;
       expect(response.headers.get('Allow')).toBe(documented.headers.Allow.schema.const);
       expect(errorsOf(specValidator(documented.schemaPointer!), await response.json()), route.path).toEqual([]);
     }

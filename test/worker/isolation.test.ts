@@ -60,7 +60,7 @@ const TOKENS: TokenSpec[] = [
   {
     name: 'mcp_access B, allowlist alpha',
     owner: 'B',
-    claims: (u) => ({ sub: u.B, type: 'mcp_access', scopes: ['vault:read'], allowed_vault_ids: ['alpha'] }),
+    claims: (u) => ({ sub: u.B, type: 'mcp_access', aud: 'https://edge.example', scopes: ['vault:read'], allowed_vault_ids: ['alpha'] }),
     vaults: ['alpha'],
   },
   {

@@ -16,7 +16,16 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from 'jose';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import { MAX_IDENTITY_CHARS, TOKEN_REFUSALS } from '../../src/auth/jwt';
-import { PREVIOUS_SECRET, REST_ROUTES, SESSION_SECRET, TOOLS, callWorker, testEnv } from '../support/worker/harness';
+import {
+  AUTHORIZATION_SERVER,
+  ORIGIN,
+  PREVIOUS_SECRET,
+  REST_ROUTES,
+  SESSION_SECRET,
+  TOOLS,
+  callWorker,
+  testEnv,
+} from '../support/worker/harness';
 
 const NOTE_PATH = 'auth/probe.md';
 const NOTE_HEADING = 'Probe heading';
@@ -98,6 +107,28 @@ function without(claims: Record<string, unknown>, ...names: string[]): Record<st
 }
 
 const hs256 = (payload: unknown, secret: string | Uint8Array = SESSION_SECRET) => forge({ alg: 'HS256', typ: 'JWT' }, payload, secret);
+
+/**
+ * An RFC 9068 JWT access token (section 2.1 header `typ`, section 2.2 claims) as the Hub's
+ * authorization server issues it; `undefined` in `extra` removes a claim.
+ */
+function accessToken(user: string, extra: Record<string, unknown> = {}, typ = 'at+jwt'): Promise<string> {
+  const now = nowSeconds();
+  const claims: Record<string, unknown> = {
+    iss: AUTHORIZATION_SERVER,
+    sub: user,
+    aud: ORIGIN,
+    client_id: 'mcp-client-1',
+    scope: 'vault:read',
+    jti: `jti-${user}`,
+    iat: now,
+    exp: now + 600,
+    effective_canister_user_id: user,
+    ...extra,
+  };
+  for (const [name, value] of Object.entries(claims)) if (value === undefined) delete claims[name];
+  return forge({ alg: 'HS256', typ }, claims, SESSION_SECRET);
+}
 
 const bearer = (token: string, secretMaterial: string[] = []): Attempt => ({
   authorization: [`Bearer ${token}`],
@@ -808,25 +839,132 @@ const CASES: AttackCase[] = [
     outcome: 'unauthorized',
     attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'refresh' }))),
   },
+  // OAuth access tokens are sent to REST and to /mcp: an `aud` of the public origin is a parent of both (RFC 8707).
   {
     name: 'mcp_access without scopes',
     outcome: 'insufficient_scope',
-    attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'mcp_access' }))),
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'mcp_access', aud: ORIGIN }))),
   },
   {
     name: 'mcp_access with only non-read scopes',
     outcome: 'insufficient_scope',
-    attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'mcp_access', scopes: ['openid', 'profile', 'vault:reader'] }))),
+    attempt: async (u) =>
+      bearer(await hs256(claimsFor(u, { type: 'mcp_access', aud: ORIGIN, scopes: ['openid', 'profile', 'vault:reader'] }))),
   },
   {
     name: 'mcp_access with scopes as a string',
     outcome: 'unauthorized',
-    attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'mcp_access', scopes: 'vault:read' }))),
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'mcp_access', aud: ORIGIN, scopes: 'vault:read' }))),
   },
   {
     name: 'mcp_access with vault:read (control)',
     outcome: 'accepted',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'mcp_access', aud: ORIGIN, scopes: ['vault:read'] }))),
+  },
+  {
+    name: 'mcp_access with the read scope in an OAuth scope string',
+    outcome: 'accepted',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'mcp_access', aud: ORIGIN, scope: 'openid vault:read' }))),
+  },
+  {
+    name: 'mcp_access without aud',
+    outcome: 'unauthorized',
+    reason: 'bad_audience',
     attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'mcp_access', scopes: ['vault:read'] }))),
+  },
+  {
+    name: 'mcp_access without aud, legacy setting on',
+    outcome: 'accepted',
+    attempt: async (u) => ({
+      ...bearer(await hs256(claimsFor(u, { type: 'mcp_access', scopes: ['vault:read'] }))),
+      env: testEnv({ LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: 'true' }),
+    }),
+  },
+  {
+    name: 'mcp_access for another resource, legacy setting on',
+    outcome: 'unauthorized',
+    reason: 'bad_audience',
+    attempt: async (u) => ({
+      ...bearer(await hs256(claimsFor(u, { type: 'mcp_access', aud: 'https://other.example/mcp', scopes: ['vault:read'] }))),
+      env: testEnv({ LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: 'true' }),
+    }),
+  },
+  {
+    name: 'mcp_access whose aud only shares a prefix with the origin',
+    outcome: 'unauthorized',
+    reason: 'bad_audience',
+    attempt: async (u) => bearer(await hs256(claimsFor(u, { type: 'mcp_access', aud: `${ORIGIN}.evil`, scopes: ['vault:read'] }))),
+  },
+  // RFC 9068 JWT access tokens: `typ: at+jwt`, iss of the named authorization server, scope as a string.
+  {
+    name: 'RFC 9068 access token (control)',
+    outcome: 'accepted',
+    attempt: async (u) => bearer(await accessToken(u)),
+  },
+  {
+    name: "RFC 9068 access token with typ 'application/at+jwt'",
+    outcome: 'accepted',
+    attempt: async (u) => bearer(await accessToken(u, {}, 'application/at+jwt')),
+  },
+  {
+    name: 'RFC 9068 access token without a read scope',
+    outcome: 'insufficient_scope',
+    attempt: async (u) => bearer(await accessToken(u, { scope: 'openid profile' })),
+  },
+  {
+    name: 'RFC 9068 access token without aud, legacy setting on',
+    outcome: 'unauthorized',
+    reason: 'bad_audience',
+    attempt: async (u) => ({
+      ...bearer(await accessToken(u, { aud: undefined })),
+      env: testEnv({ LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: 'true' }),
+    }),
+  },
+  {
+    name: 'RFC 9068 access token for another resource',
+    outcome: 'unauthorized',
+    reason: 'bad_audience',
+    attempt: async (u) => bearer(await accessToken(u, { aud: 'https://other.example/mcp' })),
+  },
+  {
+    name: 'RFC 9068 access token from another issuer',
+    outcome: 'unauthorized',
+    reason: 'bad_issuer',
+    attempt: async (u) => bearer(await accessToken(u, { iss: 'https://evil.example' })),
+  },
+  {
+    name: 'RFC 9068 access token without client_id',
+    outcome: 'unauthorized',
+    reason: 'bad_claims',
+    attempt: async (u) => bearer(await accessToken(u, { client_id: undefined })),
+  },
+  {
+    name: 'RFC 9068 access token without jti',
+    outcome: 'unauthorized',
+    reason: 'bad_claims',
+    attempt: async (u) => bearer(await accessToken(u, { jti: undefined })),
+  },
+  {
+    name: "RFC 9068 access token claiming type 'session'",
+    outcome: 'unauthorized',
+    reason: 'wrong_type',
+    attempt: async (u) => bearer(await accessToken(u, { type: 'session' })),
+  },
+  {
+    name: 'RFC 9068 access token with no authorization server configured',
+    outcome: 'unauthorized',
+    reason: 'bad_issuer',
+    attempt: async (u) => ({
+      ...bearer(await accessToken(u)),
+      env: testEnv({ ENVIRONMENT: 'local', OAUTH_AUTHORIZATION_SERVER: undefined }),
+    }),
+  },
+  {
+    name: 'hosted scope both as a scope object and as hosted_scope',
+    outcome: 'unauthorized',
+    reason: 'bad_claims',
+    attempt: async (u) =>
+      bearer(await hs256(claimsFor(u, { scope: { folders: ['a'] }, hosted_scope: { folders: ['b'] } }))),
   },
   {
     name: 'agent_access with the wrong aud',
@@ -861,12 +999,14 @@ const CASES: AttackCase[] = [
   {
     name: 'agent_access bound to another vault',
     outcome: 'vault_forbidden',
-    attempt: async (u) =>
-      bearer(
+    attempt: async (u) => ({
+      ...bearer(
         await hs256(
           claimsFor(u, { type: 'agent_access', aud: 'knowtation-hub-rest', typ: 'kt_agent_access', vault_ids: ['work'], scopes: ['vault:read'] }),
         ),
       ),
+      vault: 'default',
+    }),
   },
   {
     name: 'agent_access with no vault_ids',

@@ -87,7 +87,9 @@ describe('MCP protocol', () => {
     expect(res).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Unauthorized' }, id: null });
     const raw = await mcpPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: 'a.b.c' });
     expect(raw.status).toBe(401);
-    expect(raw.headers.get('WWW-Authenticate')).toContain('resource_metadata="https://edge.example/.well-known/oauth-protected-resource"');
+    expect(raw.headers.get('WWW-Authenticate')).toBe(
+      'Bearer error="invalid_token", resource_metadata="https://edge.example/.well-known/oauth-protected-resource/mcp", scope="vault:read"',
+    );
     expect(await canisterRequests(user)).toHaveLength(0);
   });
 
@@ -121,7 +123,7 @@ describe('MCP protocol', () => {
   });
 
   it('an mcp_access token with only vault:read may POST (the reference quirk is not copied)', async () => {
-    const { token } = await setup({ type: 'mcp_access', scopes: ['vault:read'] });
+    const { token } = await setup({ type: 'mcp_access', aud: 'https://edge.example/mcp', scopes: ['vault:read'] });
     const rpc = await callTool(TOOLS.note_outline, { path: NOTE.path }, { token });
     expect(rpc.result.isError).toBeUndefined();
   });

@@ -50,7 +50,10 @@ describe('REST: success', () => {
     const [req] = requests;
     expect(req.method).toBe('GET');
     expect(req.url).toBe(`/api/v1/notes/${encodeURIComponent(note.path)}`);
-    expect(req.headers['authorization']).toBe(`Bearer ${token}`);
+    // MCP authorization (2025-06-18 onwards, Security Best Practices, token passthrough): the caller's credential stays here.
+    expect(req.headers).not.toHaveProperty('authorization');
+    expect(req.headers).not.toHaveProperty('cookie');
+    expect(JSON.stringify(req.headers)).not.toContain(token.split('.')[2]);
     expect(req.headers['x-user-id']).toBe(user);
     expect(req.headers['x-actor-id']).toBe(user);
     expect(req.headers['x-vault-id']).toBe('default');
@@ -88,8 +91,9 @@ describe('REST: refusals before any upstream call', () => {
     expect(res.status).toBe(401);
     expectSecurityHeaders(res);
     expect(await res.json()).toEqual({ error: 'Unauthorized', code: 'UNAUTHORIZED' });
+    // RFC 6750 section 3 with RFC 9728 section 5.1's resource_metadata; no error code when no token was sent.
     expect(res.headers.get('WWW-Authenticate')).toBe(
-      'Bearer resource_metadata="https://edge.example/.well-known/oauth-protected-resource"',
+      'Bearer resource_metadata="https://edge.example/.well-known/oauth-protected-resource", scope="vault:read"',
     );
     expect(await canisterRequests(user)).toHaveLength(0);
   });

@@ -24,7 +24,9 @@ describe('Scooling smoke bridge', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(JSON.stringify(buildNoteOutline(NOTE.path, NOTE.frontmatter, NOTE.body)));
     const [req] = await canisterRequests(user);
-    expect(req.headers['authorization']).toBe(`Bearer ${env.SCOOLING_SMOKE_TOKEN}`);
+    // Its own credential authenticates it to the Worker and is never passed through to the canister.
+    expect(req.headers).not.toHaveProperty('authorization');
+    expect(req.headers['x-gateway-auth']).toBe(env.CANISTER_AUTH_SECRET);
   });
 
   it('is off by default, in production, and unless enabled is exactly "true"', async () => {

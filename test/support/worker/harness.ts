@@ -11,6 +11,8 @@ import { assertMatchesOpenApi } from './openapi';
 
 export const ORIGIN = 'https://edge.example';
 export const HUB_ORIGIN = 'https://hub.example';
+/** The Hub as the authorization server of record: its issuer identifier. */
+export const AUTHORIZATION_SERVER = 'https://hub.example';
 export const SESSION_SECRET = 'test-session-secret-for-knowtation-edge-0001';
 export const PREVIOUS_SECRET = 'test-previous-secret-for-knowtation-edge-0002';
 
@@ -22,6 +24,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     CORS_ORIGINS: HUB_ORIGIN,
     ENVIRONMENT: 'production',
     CANISTER_TIMEOUT_MS: '2000',
+    PUBLIC_ORIGIN: ORIGIN,
+    OAUTH_AUTHORIZATION_SERVER: AUTHORIZATION_SERVER,
     ...overrides,
   };
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;

@@ -46,12 +46,23 @@ function resolveResponse(response: ResponseObject): ResponseObject {
   return current;
 }
 
+/** The documented path a concrete pathname falls under: itself, or a template whose `{name}` is one segment. */
+function documentedPath(pathname: string): string {
+  if (doc.paths[pathname]) return pathname;
+  for (const template of Object.keys(doc.paths)) {
+    if (!template.includes('{')) continue;
+    const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    if (pattern.test(pathname)) return template;
+  }
+  return pathname;
+}
+
 export function documentedStatuses(pathname: string, method: string): string[] {
-  return Object.keys(doc.paths[pathname]?.[method.toLowerCase()]?.responses ?? {});
+  return Object.keys(doc.paths[documentedPath(pathname)]?.[method.toLowerCase()]?.responses ?? {});
 }
 
 export async function assertMatchesOpenApi(method: string, pathname: string, response: Response): Promise<void> {
-  const operation = doc.paths[pathname]?.[method.toLowerCase()];
+  const operation = doc.paths[documentedPath(pathname)]?.[method.toLowerCase()];
   if (!operation || method === 'OPTIONS') return;
   const declared = operation.responses[String(response.status)];
   if (!declared) {
