@@ -16,6 +16,7 @@ import type { TestProject } from 'vitest/node';
 import { SignJWT } from 'jose';
 import { startDemoCanister, type DemoCanister } from '../../../demo/canister.mjs';
 import { startExplorer } from '../../../demo/explorer/server.mjs';
+import { startAuthServer } from '../../../demo/auth-server.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,6 +34,10 @@ declare module 'vitest' {
     refusedPageOrigin: string;
     /** The explorer page server of `npm start` (demo/explorer/server.mjs), listed in CORS_ORIGINS. */
     explorerUrl: string;
+    /** The local OAuth authorization server (demo/auth-server.mjs), approving the demo user automatically. */
+    authServerUrl: string;
+    /** An access token from that server for `<workerUrl>/mcp` that expired ten minutes ago. */
+    expiredAccessToken: string;
   }
 }
 
@@ -72,6 +77,18 @@ async function startPageServer(): Promise<{ origin: string; server: Server }> {
   return { origin: `http://${LOOPBACK}:${port}`, server };
 }
 
+/** A free loopback port, so the Worker's PUBLIC_ORIGIN can be configured before it starts. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, LOOPBACK, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
@@ -82,7 +99,7 @@ function closeServer(server: Server): Promise<void> {
 type WranglerWorker = Awaited<ReturnType<(typeof import('wrangler'))['unstable_startWorker']>>;
 
 /** The Worker from ./wrangler.toml under the wrangler dev runtime, local only, no watcher, no inspector. */
-async function startWorker(vars: Record<string, string>, secrets: Record<string, string>): Promise<WranglerWorker> {
+async function startWorker(port: number, vars: Record<string, string>, secrets: Record<string, string>): Promise<WranglerWorker> {
   // Offline and silent: no metrics, no Request.cf lookup at workers.cloudflare.com.
   process.env.WRANGLER_SEND_METRICS = 'false';
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
@@ -101,7 +118,7 @@ async function startWorker(vars: Record<string, string>, secrets: Record<string,
     sendMetrics: false,
     bindings,
     dev: {
-      server: { hostname: LOOPBACK, port: 0 },
+      server: { hostname: LOOPBACK, port },
       inspector: false,
       remote: false,
       watch: false,
@@ -156,16 +173,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     cleanups.push(() => explorer.close());
 
+    // Production rules need the public origin before the Worker starts; the authorization server
+    // names the same origin as the only one it issues tokens for.
+    const workerPort = await freePort();
+    const publicOrigin = `http://${LOOPBACK}:${workerPort}`;
+    const authServer = await startAuthServer({ resourceOrigin: publicOrigin, autoApprove: true });
+    cleanups.push(() => authServer.close());
+
     const worker = await startWorker(
+      workerPort,
       {
         CANISTER_URL: canister.url,
         ENVIRONMENT: 'production',
+        PUBLIC_ORIGIN: publicOrigin,
         CORS_ORIGINS: `${allowedPage.origin},${explorer.url}`,
         CANISTER_TIMEOUT_MS: '5000',
-        JWT_JWKS_URL: '',
+        JWT_JWKS_URL: authServer.jwksUrl,
         JWT_ISSUER: '',
         JWT_AUDIENCE: '',
-        OAUTH_AUTHORIZATION_SERVER: '',
+        OAUTH_AUTHORIZATION_SERVER: authServer.issuer,
+        LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: 'false',
         SCOOLING_SMOKE_ENABLED: 'false',
       },
       {
@@ -178,6 +205,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
     cleanups.push(() => worker.dispose());
     const workerUrl = (await worker.url).origin;
+    if (workerUrl !== publicOrigin) throw new Error(`e2e Worker listens on ${workerUrl}, not its PUBLIC_ORIGIN ${publicOrigin}`);
     workerUrlHolder.url = workerUrl;
 
     // The Worker must answer before any test runs; a broken bundle or config fails here, once.
@@ -192,6 +220,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('allowedPageOrigin', allowedPage.origin);
     project.provide('refusedPageOrigin', refusedPage.origin);
     project.provide('explorerUrl', explorer.url);
+    project.provide('authServerUrl', authServer.issuer);
+    project.provide('expiredAccessToken', await authServer.signAccessToken({ resource: `${workerUrl}/mcp`, expiresInSeconds: -600 }));
   } catch (error) {
     await teardown();
     throw error;
