@@ -21,6 +21,9 @@ export const WORKER_PORT = 8787;
 /** Port of the explorer page served by `npm start` (demo/explorer/). */
 export const DEV_EXPLORER_PORT = 8789;
 
+/** Port of the local OAuth authorization server started by `npm start` (demo/auth-server.mjs). */
+export const DEV_AUTH_PORT = 8790;
+
 /** Canister partition the demo vault is loaded into, and the default token subject. */
 export const DEMO_USER = 'demo';
 export const DEMO_VAULT = 'default';

@@ -240,6 +240,10 @@ export async function runSmoke(options, write) {
     await check(`GET /.well-known/oauth-protected-resource${suffix}`, async () => {
       const body = expectJson(await call(`/.well-known/oauth-protected-resource${suffix}`), 200);
       expect(body.resource === `${origin}${suffix}`, `expected resource ${origin}${suffix}, got ${JSON.stringify(body.resource)}`);
+      expect(
+        Array.isArray(body.authorization_servers) && body.authorization_servers.length > 0,
+        'authorization_servers is missing: OAuth-only clients cannot discover where to sign in',
+      );
       expect(Array.isArray(body.scopes_supported) && body.scopes_supported.includes('vault:read'), 'scopes_supported lacks vault:read');
       expect(
         Array.isArray(body.bearer_methods_supported) && body.bearer_methods_supported.includes('header'),

@@ -3,9 +3,11 @@
 /**
  * `npm start`: the demo canister (in-process, 127.0.0.1:8788, serving demo/vault or the folder
  * given with --vault) plus `wrangler dev` for the Worker (127.0.0.1:8787) wired to it with the
- * published dev secrets, plus the explorer page (127.0.0.1:8789, demo/explorer/), then prints a
- * viewer token and ready-to-paste curl / MCP Inspector commands. Ctrl-C (SIGINT) or SIGTERM stops
- * wrangler (its whole process group, so no workerd is left behind), the explorer and the canister.
+ * published dev secrets, plus the explorer page (127.0.0.1:8789, demo/explorer/) and the local
+ * OAuth authorization server (127.0.0.1:8790, demo/auth-server.mjs) whose tokens the Worker
+ * verifies through its JWK set, then prints a viewer token and ready-to-paste curl, MCP Inspector
+ * and OAuth client commands. Ctrl-C (SIGINT) or SIGTERM stops wrangler (its whole process group,
+ * so no workerd is left behind), the explorer, the authorization server and the canister.
  *
  * The dev secrets reach wrangler through a temporary env file (mode 0600, removed on exit), so
  * wrangler lists them as hidden instead of printing them in its binding table.
@@ -18,9 +20,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_VAULT_NOTES, startDemoCanister } from '../demo/canister.mjs';
 import { startExplorer } from '../demo/explorer/server.mjs';
+import { startAuthServer } from '../demo/auth-server.mjs';
 import {
   DEMO_USER,
   DEMO_VAULT,
+  DEV_AUTH_PORT,
   DEV_CANISTER_AUTH_SECRET,
   DEV_CANISTER_PORT,
   DEV_EXPLORER_PORT,
@@ -56,6 +60,9 @@ Options:
   --port <n>              Worker port (default: ${WORKER_PORT})
   --canister-port <n>     demo canister port (default: ${DEV_CANISTER_PORT})
   --explorer-port <n>     explorer page port (default: ${DEV_EXPLORER_PORT})
+  --auth-port <n>         local OAuth authorization server port (default: ${DEV_AUTH_PORT})
+  --auto-approve          the authorization server signs the demo user in and consents without
+                          showing its page (scripted clients, tests)
   -h, --help              show this help and exit
 
 Files the demo canister cannot serve (unreadable, not UTF-8, over 8 MiB, symbolic links, paths the
@@ -82,7 +89,7 @@ function parsePort(text, flag, fallback) {
  * The start options from the command line; throws UsageError.
  * @param {string[]} argv
  * @returns {{ help: true } | { help: false, vaultDir: string, customVault: boolean, env: string | undefined,
- *   workerPort: number, canisterPort: number, explorerPort: number }}
+ *   autoApprove: boolean, workerPort: number, canisterPort: number, explorerPort: number, authPort: number }}
  */
 function parseStartArgs(argv) {
   const values = parseOptions(
@@ -93,6 +100,8 @@ function parseStartArgs(argv) {
       port: { type: 'string' },
       'canister-port': { type: 'string' },
       'explorer-port': { type: 'string' },
+      'auth-port': { type: 'string' },
+      'auto-approve': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     UsageError,
@@ -115,9 +124,19 @@ function parseStartArgs(argv) {
     workerPort: parsePort(values.port, '--port', WORKER_PORT),
     canisterPort: parsePort(values['canister-port'], '--canister-port', DEV_CANISTER_PORT),
     explorerPort: parsePort(values['explorer-port'], '--explorer-port', DEV_EXPLORER_PORT),
+    authPort: parsePort(values['auth-port'], '--auth-port', DEV_AUTH_PORT),
   };
-  if (new Set(Object.values(ports)).size !== 3) throw new UsageError('--port, --canister-port and --explorer-port must differ');
-  return { help: false, vaultDir, customVault: values.vault !== undefined, env: values.env, ...ports };
+  if (new Set(Object.values(ports)).size !== 4) {
+    throw new UsageError('--port, --canister-port, --explorer-port and --auth-port must differ');
+  }
+  return {
+    help: false,
+    vaultDir,
+    customVault: values.vault !== undefined,
+    env: values.env,
+    autoApprove: values['auto-approve'] === true,
+    ...ports,
+  };
 }
 
 /** @param {string} message */
@@ -186,6 +205,8 @@ function signalGroup(pid, signal) {
  * @property {string} workerUrl
  * @property {string} canisterUrl
  * @property {string} explorerUrl
+ * @property {string} authServerUrl
+ * @property {boolean} autoApprove
  * @property {string} vaultLabel
  * @property {string[]} notePaths
  * @property {string} exampleNote
@@ -197,7 +218,7 @@ function signalGroup(pid, signal) {
  * @param {BannerInput} input
  * @returns {string}
  */
-function usageBanner({ token, workerUrl, canisterUrl, explorerUrl, vaultLabel, notePaths, exampleNote, demoVault, env }) {
+function usageBanner({ token, workerUrl, canisterUrl, explorerUrl, authServerUrl, autoApprove, vaultLabel, notePaths, exampleNote, demoVault, env }) {
   const auth = `-H ${shellQuote(`Authorization: Bearer ${token}`)}`;
   const encoded = encodeURIComponent(exampleNote);
   const shownPaths = notePaths.slice(0, PATHS_SHOWN).map((notePath) => `  ${notePath}`);
@@ -208,6 +229,7 @@ function usageBanner({ token, workerUrl, canisterUrl, explorerUrl, vaultLabel, n
     `Worker:          ${workerUrl}   (wrangler dev, ENVIRONMENT=local${env ? `, --env ${env}` : ''})`,
     `Explorer page:   ${explorerUrl}/   (open it in a browser)`,
     `Demo canister:   ${canisterUrl}   (user '${DEMO_USER}', vault '${DEMO_VAULT}', ${notePaths.length} notes from ${vaultLabel})`,
+    `OAuth server:    ${authServerUrl}   (signs in '${DEMO_USER}'; ${autoApprove ? 'approves automatically' : 'consent page in the browser'})`,
     ...(notePaths.length > 0 ? ['', 'Some note paths:', ...shownPaths] : ['', 'The vault folder has no *.md notes.']),
     '',
     'Viewer token (sub demo, 12h):',
@@ -240,6 +262,12 @@ function usageBanner({ token, workerUrl, canisterUrl, explorerUrl, vaultLabel, n
     `  npx -y @modelcontextprotocol/inspector@0.16.8 --cli ${workerUrl}/mcp --transport http --header ${shellQuote(
       `Authorization: Bearer ${token}`,
     )} --method tools/list`,
+    '',
+    'OAuth-only clients (no token, no custom header): give them the MCP URL, they discover the',
+    `authorization server from the 401, register, and send you to ${authServerUrl} to approve:`,
+    `  MCP URL: ${workerUrl}/mcp   (one vault: ${workerUrl}/mcp/vaults/${DEMO_VAULT})`,
+    `  mcp-remote (what Claude Desktop runs): npx mcp-remote ${workerUrl}/mcp`,
+    '  recipes for claude.ai, ChatGPT, Cursor, VS Code: docs/MCP.md',
     '',
     'More tokens: npm run -s token -- --help',
     'Press Ctrl-C to stop.',
@@ -329,6 +357,20 @@ async function main(argv) {
   process.stdout.write(`Demo canister listening on ${canister.url} with ${notePaths.length} notes.\n`);
   const exampleNote = notePaths.includes(DEMO_EXAMPLE_NOTE) ? DEMO_EXAMPLE_NOTE : (notePaths[0] ?? 'your-note.md');
 
+  /** @type {import('../demo/auth-server.mjs').AuthServer} */
+  let authServer;
+  try {
+    authServer = await startAuthServer({ host: HOST, port: options.authPort, resourceOrigin: workerUrl, autoApprove: options.autoApprove });
+  } catch (error) {
+    fail(
+      isAddressInUse(error)
+        ? `port ${options.authPort} on ${HOST} (authorization server) is busy; stop whatever is using it or pick another with --auth-port.`
+        : `the authorization server failed to start: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    await canister.close();
+    return 1;
+  }
+
   const token = await mintToken({
     sub: DEMO_USER,
     role: 'viewer',
@@ -354,6 +396,7 @@ async function main(argv) {
         ? `port ${explorerPort} on ${HOST} (explorer page) is busy; stop whatever is using it or pick another with --explorer-port.`
         : `the explorer page server failed to start: ${error instanceof Error ? error.message : String(error)}`,
     );
+    await authServer.close();
     await canister.close();
     return 1;
   }
@@ -382,6 +425,13 @@ async function main(argv) {
       'ENVIRONMENT:local',
       '--var',
       `CANISTER_URL:${canisterUrl}`,
+      // The local stack is an exact OAuth resource too: its own origin, and the local authorization server's keys.
+      '--var',
+      `PUBLIC_ORIGIN:${workerUrl}`,
+      '--var',
+      `OAUTH_AUTHORIZATION_SERVER:${authServer.issuer}`,
+      '--var',
+      `JWT_JWKS_URL:${authServer.jwksUrl}`,
       '--show-interactive-dev-session=false',
       ...(options.env ? ['--env', options.env] : []),
     ],
@@ -440,6 +490,7 @@ async function main(argv) {
         }
       }
       await explorer.close();
+      await authServer.close();
       await canister.close();
       removeSecrets();
     })();
@@ -449,7 +500,7 @@ async function main(argv) {
   /** @param {string} reason */
   const requestStop = (reason) => {
     if (stopping) return;
-    process.stdout.write(`\nnpm start: ${reason}, stopping wrangler, the explorer and the demo canister...\n`);
+    process.stdout.write(`\nnpm start: ${reason}, stopping wrangler, the explorer, the authorization server and the demo canister...\n`);
     announceStop();
     void stopAll();
   };
@@ -504,6 +555,8 @@ async function main(argv) {
       workerUrl,
       canisterUrl: canister.url,
       explorerUrl: explorer.url,
+      authServerUrl: authServer.issuer,
+      autoApprove: options.autoApprove,
       vaultLabel,
       notePaths: canister.listNotes(),
       exampleNote,
@@ -518,7 +571,7 @@ async function main(argv) {
   ]);
   if (outcome === 'wrangler-exited' && !stopping) {
     const code = await wranglerExited;
-    fail(`wrangler dev exited unexpectedly (code ${code ?? 'by signal'}); stopping the explorer and the demo canister.`);
+    fail(`wrangler dev exited unexpectedly (code ${code ?? 'by signal'}); stopping the explorer, the authorization server and the demo canister.`);
     await stopAll();
     return 1;
   }

@@ -8,7 +8,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectWithOAuth } from '../support/node/oauth-client';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BANNER_END = 'Press Ctrl-C to stop.';
@@ -30,7 +32,7 @@ describe('npm start -- --vault <folder>', () => {
   let child: ChildProcess;
   let output = '';
   let exited: Promise<number | null>;
-  const ports = { worker: 0, canister: 0, explorer: 0 };
+  const ports = { worker: 0, canister: 0, explorer: 0, auth: 0 };
 
   beforeAll(async () => {
     vaultDir = await mkdtemp(path.join(tmpdir(), 'start-own-notes-'));
@@ -41,6 +43,7 @@ describe('npm start -- --vault <folder>', () => {
     ports.worker = await freePort();
     ports.canister = await freePort();
     ports.explorer = await freePort();
+    ports.auth = await freePort();
     child = spawn(
       process.execPath,
       [
@@ -49,6 +52,9 @@ describe('npm start -- --vault <folder>', () => {
         '--port', String(ports.worker),
         '--canister-port', String(ports.canister),
         '--explorer-port', String(ports.explorer),
+        '--auth-port', String(ports.auth),
+        // The consent page is for people; the banner's OAuth recipe is followed here by a scripted client.
+        '--auto-approve',
       ],
       { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -105,17 +111,32 @@ describe('npm start -- --vault <folder>', () => {
     expect(skipped.status).toBe(404);
   });
 
+  it("the banner's OAuth recipe: the MCP SDK v2 client connects with no token handed in and calls a tool", async () => {
+    const mcpUrl = `http://127.0.0.1:${ports.worker}/mcp`;
+    expect(output).toContain(`MCP URL: ${mcpUrl}`);
+    expect(output).toContain(`OAuth server:    http://127.0.0.1:${ports.auth}`);
+    const { client } = await connectWithOAuth(new URL(mcpUrl), { mode: 'auto' });
+    try {
+      const result = (await client.callTool({ name: 'get_note_outline', arguments: { path: 'inbox.md' } })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { headings: Array<{ text: string }> }).headings[0].text).toBe('Inbox');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('the explorer page server offers the vault paths', async () => {
     const session = (await (await fetch(`http://127.0.0.1:${ports.explorer}/session.json`)).json()) as { workerUrl: string; notes: string[] };
     expect(session.workerUrl).toBe(`http://127.0.0.1:${ports.worker}`);
     expect(session.notes).toEqual(['inbox.md', 'work/Q3 plans/launch.md']);
   });
 
-  it('Ctrl-C stops wrangler, the explorer and the canister, exit 0', async () => {
+  it('Ctrl-C stops wrangler, the explorer, the authorization server and the canister, exit 0', async () => {
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(output).toContain('npm start: stopped.');
     await expect(fetch(`http://127.0.0.1:${ports.explorer}/`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${ports.auth}/.well-known/oauth-authorization-server`)).rejects.toThrow();
     await expect(fetch(`http://127.0.0.1:${ports.worker}/health`)).rejects.toThrow();
   });
 });
