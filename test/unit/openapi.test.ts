@@ -243,7 +243,7 @@ describe('Error schema', () => {
   });
 
   it('documents the MCP tool error code the adapter emits', () => {
-    const mcpSource = readFileSync(path.join(repoRoot, 'src/http/mcp.ts'), 'utf8');
+    const mcpSource = readFileSync(path.join(repoRoot, 'src/http/mcp-server.ts'), 'utf8');
     const toolCodes = [...mcpSource.matchAll(/code: '([A-Z_]+)'/g)].map((match) => match[1]);
     expect(new Set(toolCodes)).toEqual(new Set([spec.components.schemas.McpToolError.properties.code.const]));
   });

@@ -2,6 +2,7 @@
 // exact-revision gate in front of the SDK, and the refusals that must never echo input.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index';
+import { SERVED_REVISIONS } from '../../src/http/mcp-era';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mcpPost, mintToken, restGet, testEnv, rateLimitBinding, ORIGIN } from '../support/worker/harness';
 
@@ -12,7 +13,7 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'test', version: '0' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const SERVED = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+const SERVED = [...SERVED_REVISIONS];
 
 async function setup() {
   const user = uniqueUser('m26');

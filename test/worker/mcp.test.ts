@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LEGACY_REVISIONS, MODERN_REVISION, SERVED_REVISIONS } from '../../src/http/mcp-era';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import {
   REST_ROUTES,
@@ -33,7 +34,12 @@ const initialize = (protocolVersion: string) => ({
 });
 
 describe('MCP protocol', () => {
-  it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('initializes with protocol %s, stateless', async (version) => {
+  it('serves every revision the product promises, 2025-03-26 through 2026-07-28', () => {
+    expect(SERVED_REVISIONS).toEqual(expect.arrayContaining(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']));
+    expect(SERVED_REVISIONS[0]).toBe(MODERN_REVISION);
+  });
+
+  it.each(LEGACY_REVISIONS)('initializes with protocol %s, stateless', async (version) => {
     const { token } = await setup();
     const res = await mcpPost(initialize(version), { token });
     expect(res.status).toBe(200);
@@ -213,7 +219,7 @@ describe('MCP: nothing the SDK says can echo input', () => {
     expect(JSON.parse(versionText).error).toEqual({
       code: -32022,
       message: 'Unsupported protocol version',
-      data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'] },
+      data: { supported: [...SERVED_REVISIONS] },
     });
 
     const malformed = await mcpPost({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'SENTINEL-NAME', arguments: 'SENTINEL-ARGS' } }, { token });
