@@ -7,7 +7,8 @@
  * outcome is a value; exceptions from the builders are mapped to their
  * typed kinds here and nowhere else.
  */
-import { buildContractWithinBound, ContractError, decodeWireFrontmatter, type ContractName, type ContractPayload } from './contracts';
+import { ContractError, decodeWireFrontmatter, type ContractPayload } from './contracts';
+import { buildContract, type ContractSpec } from './contracts/registry';
 import { isToolAllowed } from './auth/acl';
 import type { Principal } from './auth/jwt';
 import type { Config } from './config';
@@ -17,17 +18,10 @@ import { statusClass } from './log';
 import { readNoteFromCanister } from './vault/canister';
 import { isInScope, normalizeVaultPath } from './vault/path';
 
-export const TOOL_BY_CONTRACT: Record<ContractName, string> = {
-  note_outline: 'get_note_outline',
-  document_tree: 'get_document_tree',
-  metadata_facets: 'get_metadata_facets',
-  section_source: 'get_section_source',
-};
-
 export interface ReadRequest {
   config: Config;
   principal: Principal;
-  contract: ContractName;
+  contract: ContractSpec;
   rawPath: unknown;
   /** The vault, already resolved and allowed for the principal (resolveVault). */
   vaultId: string;
@@ -36,7 +30,7 @@ export interface ReadRequest {
 
 export async function readContract(request: ReadRequest): Promise<Result<ContractPayload>> {
   const { config, principal, contract, log } = request;
-  if (!isToolAllowed(principal.role, TOOL_BY_CONTRACT[contract])) return fail({ kind: 'InsufficientScope' });
+  if (!isToolAllowed(principal.role, contract.tool)) return fail({ kind: 'InsufficientScope' });
   const path = normalizeVaultPath(request.rawPath);
   if (!path.ok) return path;
 
@@ -56,7 +50,7 @@ export async function readContract(request: ReadRequest): Promise<Result<Contrac
 
   try {
     // Sized before it is built: an answer over 4 MiB is refused as NoteTooComplex, never built or serialized.
-    const payload = buildContractWithinBound(contract, path.value, frontmatter, read.result.value.body);
+    const payload = buildContract(contract, path.value, frontmatter, read.result.value.body);
     recordShape(log, payload);
     return ok(payload);
   } catch (error) {

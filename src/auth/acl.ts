@@ -1,15 +1,17 @@
 /**
  * Role -> tool ACL, complete as in the reference (REFERENCE-CONTRACTS 6.2),
- * so later tools slot in. The four body-free contracts are read tools and
+ * so later tools slot in. Each contract's tool joins the set its registry
+ * entry names (`acl`); the four body-free contracts are read tools and
  * therefore open to every role, including the fallback for unknown roles.
  */
+import { CONTRACTS } from '../contracts/registry';
+
+const CONTRACT_READ_TOOLS = CONTRACTS.filter((contract) => contract.acl === 'read').map((contract) => contract.tool);
+
 export const READ_TOOLS = [
   'search',
   'get_note',
-  'get_note_outline',
-  'get_document_tree',
-  'get_metadata_facets',
-  'get_section_source',
+  ...CONTRACT_READ_TOOLS,
   'list_notes',
   'relate',
   'backlinks',
@@ -18,11 +20,11 @@ export const READ_TOOLS = [
   'tag_suggest',
   'summarize',
   'enrich',
-] as const;
+];
 
-export const WRITE_TOOLS = [...READ_TOOLS, 'write', 'hub_create_proposal', 'capture', 'transcribe', 'vault_sync'] as const;
+export const WRITE_TOOLS = [...READ_TOOLS, 'write', 'hub_create_proposal', 'capture', 'transcribe', 'vault_sync'];
 
-export const ADMIN_TOOLS = [...WRITE_TOOLS, 'index', 'export', 'import', 'import_url'] as const;
+export const ADMIN_TOOLS = [...WRITE_TOOLS, 'index', 'export', 'import', 'import_url'];
 
 export type Role = 'viewer' | 'editor' | 'evaluator' | 'admin';
 

@@ -10,7 +10,17 @@ export { buildSectionSource } from './section-source';
 export { decodeWireFrontmatter } from './frontmatter';
 export { normalizeHostedPath, normalizeOutlinePath, normalizeTreePath, normalizeFacetPath } from './paths';
 export { normalizeSlug } from './slug';
-export { buildContractWithinBound, MAX_PAYLOAD_BYTES } from './bounded';
+export {
+  buildContract,
+  contractForTool,
+  contractNamed,
+  linearAnalyzer,
+  CONTRACT_NAMES,
+  MAX_PAYLOAD_BYTES,
+  type ColumnsAnalyzer,
+  type ContractName,
+  type ContractSpec,
+} from './registry';
 export { jsonStringBytes, jsonValueBytes, noteOutlineBytes, documentTreeBytes, sectionSourceBytes } from './payload-size';
 export { ContractError, type ContractErrorKind } from './errors';
 export { MAX_NOTE_INPUT_CHARS, MAX_NOTE_HEADINGS, type NoteStructure, type HeadingInfo, type BlockInfo } from './analysis/structure';
@@ -20,15 +30,11 @@ import { buildNoteOutline } from './note-outline';
 import { buildDocumentTree } from './document-tree';
 import { buildMetadataFacets } from './metadata-facets';
 import { buildSectionSource } from './section-source';
-import type { ContractPayload, Frontmatter } from './types';
 
-/** The four contracts by their public name; REST routes and MCP tools are both keyed off this table. */
+/** The plain builders by contract name. TRANSITIONAL: tests move to buildContract. */
 export const CONTRACTS = {
   note_outline: buildNoteOutline,
   document_tree: buildDocumentTree,
   metadata_facets: buildMetadataFacets,
   section_source: buildSectionSource,
-} as const satisfies Record<string, (path: string, frontmatter: Frontmatter, body: string) => ContractPayload>;
-
-export type ContractName = keyof typeof CONTRACTS;
-export const CONTRACT_NAMES = Object.keys(CONTRACTS) as ContractName[];
+} as const;

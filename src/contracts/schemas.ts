@@ -8,8 +8,6 @@
  *
  * Pure data: no runtime imports.
  */
-import type { ContractName } from './index';
-
 /** Heading depth: ATX 1..6, Setext 1..2. */
 const HEADING_LEVEL = { type: 'integer', minimum: 1, maximum: 6 } as const;
 
@@ -183,11 +181,3 @@ export const SECTION_SOURCE_JSON_SCHEMA = {
     truncated: { type: 'boolean' },
   },
 } as const;
-
-/** Output schema per contract, keyed exactly like CONTRACTS. */
-export const CONTRACT_JSON_SCHEMAS: Record<ContractName, object> = {
-  note_outline: NOTE_OUTLINE_JSON_SCHEMA,
-  document_tree: DOCUMENT_TREE_JSON_SCHEMA,
-  metadata_facets: METADATA_FACETS_JSON_SCHEMA,
-  section_source: SECTION_SOURCE_JSON_SCHEMA,
-};

@@ -20,14 +20,13 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import type { ContractName } from '../contracts';
-import { CONTRACT_JSON_SCHEMAS } from '../contracts/schemas';
+import { CONTRACTS, contractForTool } from '../contracts/registry';
 import { isToolAllowed } from '../auth/acl';
 import type { Principal } from '../auth/jwt';
 import type { Config } from '../config';
 import { mcpToolErrorMessage, outcomeCode, type ReadError } from '../errors';
 import type { RequestLog } from '../log';
-import { readContract, TOOL_BY_CONTRACT } from '../read-note';
+import { readContract } from '../read-note';
 import { embedPayload, payloadStandIns, type PayloadStandIns } from './mcp-payload';
 import { UNKNOWN_TOOL_MESSAGE, withFixedErrorMessage } from './mcp-messages';
 
@@ -55,39 +54,16 @@ const INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-const TOOL_DESCRIPTIONS: Record<ContractName, { title: string; description: string }> = {
-  note_outline: {
-    title: 'Note outline',
-    description: 'Return a derived Markdown heading outline for one hosted note without body text.',
-  },
-  document_tree: {
-    title: 'Document tree',
-    description: 'Return a derived nested Markdown heading tree for one hosted note without body text.',
-  },
-  metadata_facets: {
-    title: 'Metadata facets',
-    description: 'Return bounded body-free MetadataFacets v0 for one hosted note.',
-  },
-  section_source: {
-    title: 'Section source',
-    description: 'Return body-free SectionSource v0 metadata for one hosted note.',
-  },
-};
-
-const CONTRACT_BY_TOOL = new Map(
-  (Object.keys(TOOL_BY_CONTRACT) as ContractName[]).map((contract) => [TOOL_BY_CONTRACT[contract], contract]),
-);
-
+/** The tools a role may call, one per contract in the registry. */
 export function toolDefinitions(principal: Principal): Tool[] {
-  return (Object.keys(TOOL_BY_CONTRACT) as ContractName[])
-    .filter((contract) => isToolAllowed(principal.role, TOOL_BY_CONTRACT[contract]))
-    .map((contract) => ({
-      name: TOOL_BY_CONTRACT[contract],
-      ...TOOL_DESCRIPTIONS[contract],
-      inputSchema: INPUT_SCHEMA as unknown as Tool['inputSchema'],
-      outputSchema: CONTRACT_JSON_SCHEMAS[contract] as unknown as Tool['outputSchema'],
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    }));
+  return CONTRACTS.filter((contract) => isToolAllowed(principal.role, contract.tool)).map((contract) => ({
+    name: contract.tool,
+    title: contract.title,
+    description: contract.description,
+    inputSchema: INPUT_SCHEMA as unknown as Tool['inputSchema'],
+    outputSchema: contract.outputSchema as unknown as Tool['outputSchema'],
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }));
 }
 
 /** What one exchange (one POST, one JSON-RPC message) needs to know about itself. */
@@ -159,7 +135,7 @@ function buildServer(exchange: Exchange): ExchangeServer {
   const server = new ExchangeServer(exchange);
   server.setRequestHandler('tools/list', () => ({ tools: toolDefinitions(principal) }));
   server.setRequestHandler('tools/call', async ({ params }) => {
-    const contract = CONTRACT_BY_TOOL.get(params.name);
+    const contract = contractForTool(params.name);
     // A tool outside the role's set is indistinguishable from one that does not exist.
     if (!contract || !isToolAllowed(principal.role, params.name)) {
       log.op = 'unknown_tool';

@@ -2,7 +2,7 @@
  * Hub REST adapter: GET /api/v1/<contract>?path= -> the payload, or a
  * sanitized {"error","code"}. A screen of code over the shared pipeline.
  */
-import type { ContractName } from '../contracts';
+import type { ContractSpec } from '../contracts/registry';
 import { authenticate } from '../auth/jwt';
 import { protectedResource, type ProtectedResource } from '../auth/resource';
 import { outcomeCode, type ReadError } from '../errors';
@@ -13,19 +13,12 @@ import { singlePathParam } from './query';
 import type { RouteContext, RouteHandler } from './context';
 import { payloadResponse, restErrorResponse } from './responses';
 
-const NOT_CONFIGURED: Record<ContractName, string> = {
-  note_outline: 'Hosted NoteOutline is not configured',
-  document_tree: 'Hosted DocumentTree is not configured',
-  metadata_facets: 'Hosted MetadataFacets is not configured',
-  section_source: 'Hosted SectionSource is not configured',
-};
-
-export function restRoute(contract: ContractName): RouteHandler {
+export function restRoute(contract: ContractSpec): RouteHandler {
   return async ({ request, config, log }: RouteContext): Promise<Response> => {
     let resource: ProtectedResource | null = null;
     const refuse = (error: ReadError): Response => {
       log.outcome = outcomeCode(error);
-      return restErrorResponse(error, resource, NOT_CONFIGURED[contract]);
+      return restErrorResponse(error, resource, contract.unavailableMessage);
     };
     if (!config) return refuse({ kind: 'Misconfigured' });
     // The REST routes are one protected resource: the public origin itself.

@@ -1,5 +1,6 @@
 /**
- * The route table. Every HTTP route the Worker serves is listed here once;
+ * The route table. Every HTTP route the Worker serves is listed here once
+ * (the REST routes from the contract registry);
  * openapi.yaml must list the same paths (a test keeps them in lock-step).
  * Known paths answer 405 with Allow for other methods; anything else is a
  * JSON 404.
@@ -7,6 +8,7 @@
 import { Router } from 'itty-router';
 import type { RouteContext, RouteHandler } from './context';
 import { restRoute } from './rest';
+import { CONTRACTS } from '../contracts/registry';
 import { mcpMethodNotAllowed, mcpNotFound, mcpRoute } from './mcp';
 import { health, metadataDocument } from './well-known';
 import { isVaultId } from '../vault/path';
@@ -73,16 +75,10 @@ export const ROUTES: RouteSpec[] = [
     surface: 'meta',
     handler: forEndpointVault(metadataDocument(({ endpointVault }) => `/mcp/vaults/${endpointVault}`)),
   },
-  { path: '/api/v1/note-outline', method: 'GET', op: 'note_outline', surface: 'rest', handler: restRoute('note_outline') },
-  { path: '/api/v1/document-tree', method: 'GET', op: 'document_tree', surface: 'rest', handler: restRoute('document_tree') },
-  {
-    path: '/api/v1/metadata-facets',
-    method: 'GET',
-    op: 'metadata_facets',
-    surface: 'rest',
-    handler: restRoute('metadata_facets'),
-  },
-  { path: '/api/v1/section-source', method: 'GET', op: 'section_source', surface: 'rest', handler: restRoute('section_source') },
+  // One REST route per contract, as the registry declares it.
+  ...CONTRACTS.map(
+    (contract): RouteSpec => ({ path: contract.route, method: 'GET', op: contract.name, surface: 'rest', handler: restRoute(contract) }),
+  ),
   { path: '/mcp', method: 'POST', op: 'mcp', surface: 'mcp', handler: mcpRoute },
   { path: '/mcp/vaults/:vault', method: 'POST', op: 'mcp', surface: 'mcp', handler: forEndpointVault(mcpRoute, mcpNotFound) },
   {

@@ -13,6 +13,7 @@ import { authenticate } from '../auth/jwt';
 import { protectedResource } from '../auth/resource';
 import { outcomeCode, type ReadError } from '../errors';
 import { readContract } from '../read-note';
+import { contractNamed } from '../contracts/registry';
 import { resolveVault } from '../vault/path';
 import { singlePathParam } from './query';
 import type { RouteContext } from './context';
@@ -50,7 +51,7 @@ export async function scoolingSmokeRoute({ request, config, log }: RouteContext)
   const result = await readContract({
     config,
     principal: principal.value,
-    contract: 'note_outline',
+    contract: contractNamed('note_outline'),
     rawPath: singlePathParam(new URL(request.url)),
     vaultId: vault.value,
     log,

@@ -9,8 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Validator, type Schema } from '@cfworker/json-schema';
-import { CONTRACTS, CONTRACT_NAMES, decodeWireFrontmatter, type ContractName } from '../../src/contracts';
-import { CONTRACT_JSON_SCHEMAS } from '../../src/contracts/schemas';
+import { CONTRACTS, CONTRACT_NAMES, contractNamed, decodeWireFrontmatter, type ContractName } from '../../src/contracts';
 
 interface CorpusNote {
   path: string;
@@ -66,7 +65,7 @@ describe.skipIf(!corpusPresent)('corpus parity with the reference payloads', () 
 
   it('every reference payload validates against its contract JSON schema', () => {
     for (const name of CONTRACT_NAMES) {
-      const validator = new Validator(CONTRACT_JSON_SCHEMAS[name] as Schema, '2020-12', false);
+      const validator = new Validator(contractNamed(name).outputSchema as Schema, '2020-12', false);
       const failures = expected
         .filter((entry) => entry[`get_${name}`] != null)
         .map((entry) => ({ path: entry.path, errors: validator.validate(entry[`get_${name}`]).errors }))

@@ -1,6 +1,6 @@
 /**
  * openapi.yaml in lock-step with the code: the same routes as the router's
- * ROUTES table, payload schemas equal to CONTRACT_JSON_SCHEMAS, an Error
+ * ROUTES table, payload schemas equal to the registry's output schemas, an Error
  * code enum equal to the codes the source can emit, examples and real
  * handler answers that validate against the documented response schemas,
  * and the shared corpus payloads valid under the documented schemas.
@@ -12,11 +12,10 @@ import { Validator, type Schema } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONTRACT_NAMES, type ContractName } from '../../src/contracts';
-import { CONTRACT_JSON_SCHEMAS } from '../../src/contracts/schemas';
+import { CONTRACTS as REGISTRY, contractNamed } from '../../src/contracts/registry';
 import { CONFIG_REASON_TEXT, CONFIG_VARIABLES, loadConfig } from '../../src/config';
 import { buildRouter, ROUTES, type RouteSpec } from '../../src/http/router';
 import { newRequestLog } from '../../src/log';
-import { TOOL_BY_CONTRACT } from '../../src/read-note';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const openapiText = readFileSync(path.join(repoRoot, 'openapi.yaml'), 'utf8');
@@ -198,17 +197,17 @@ describe('openapi.yaml', () => {
     expect(documentedResponse('/mcp', 'post', 429)?.headers).toHaveProperty('Retry-After');
     expect(documentedResponse('/mcp', 'post', 401)?.headers).toHaveProperty('WWW-Authenticate');
     expect(documentedResponse('/mcp', 'post', 405)?.headers.Allow.schema.const).toBe('POST, OPTIONS');
-    for (const tool of Object.values(TOOL_BY_CONTRACT)) expect(operation.description).toContain(`\`${tool}\``);
+    for (const { tool } of REGISTRY) expect(operation.description).toContain(`\`${tool}\``);
   });
 });
 
 describe('payload schemas', () => {
   it('equal CONTRACT_JSON_SCHEMAS (DocumentTree nodes as a component instead of $defs)', () => {
     const components = spec.components.schemas;
-    expect(components.NoteOutline).toEqual(CONTRACT_JSON_SCHEMAS.note_outline);
-    expect(documentTreeAsSourceForm(components)).toEqual(CONTRACT_JSON_SCHEMAS.document_tree);
-    expect(components.MetadataFacets).toEqual(CONTRACT_JSON_SCHEMAS.metadata_facets);
-    expect(components.SectionSource).toEqual(CONTRACT_JSON_SCHEMAS.section_source);
+    expect(components.NoteOutline).toEqual(contractNamed('note_outline').outputSchema);
+    expect(documentTreeAsSourceForm(components)).toEqual(contractNamed('document_tree').outputSchema);
+    expect(components.MetadataFacets).toEqual(contractNamed('metadata_facets').outputSchema);
+    expect(components.SectionSource).toEqual(contractNamed('section_source').outputSchema);
   });
 
   it('pin body_returned and snippet_returned to false and heading levels to 1..6', () => {
@@ -341,7 +340,7 @@ describe.skipIf(!corpusPresent)('shared corpus payloads', () => {
     for (const name of CONTRACT_NAMES) {
       const validator = specValidator(`/components/schemas/${SCHEMA_BY_CONTRACT[name]}`);
       for (const [index, entry] of expected.entries()) {
-        const payload = entry[TOOL_BY_CONTRACT[name]];
+        const payload = entry[contractNamed(name).tool];
         if (payload === undefined) continue;
         expect(errorsOf(validator, payload), `${name} #${index}`).toEqual([]);
         validated += 1;

@@ -14,7 +14,7 @@ import {
   CONTRACT_NAMES,
   ContractError,
   MAX_PAYLOAD_BYTES,
-  buildContractWithinBound,
+  buildContract,
   decodeWireFrontmatter,
   jsonStringBytes,
   jsonValueBytes,
@@ -26,18 +26,18 @@ const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(val
 
 /** Size the bounded builder measured, recovered by search: the largest bound that refuses is size - 1. */
 function measuredSize(contract: ContractName, notePath: string, frontmatter: Frontmatter, body: string): number {
-  const built = buildContractWithinBound(contract, notePath, frontmatter, body, Number.MAX_SAFE_INTEGER);
+  const built = buildContract(contract, notePath, frontmatter, body, { maxBytes: Number.MAX_SAFE_INTEGER });
   const actual = bytesOf(built);
   // Exact at the edge: served at `actual`, refused at `actual - 1`.
-  expect(bytesOf(buildContractWithinBound(contract, notePath, frontmatter, body, actual))).toBe(actual);
-  expect(() => buildContractWithinBound(contract, notePath, frontmatter, body, actual - 1)).toThrow(ContractError);
+  expect(bytesOf(buildContract(contract, notePath, frontmatter, body, { maxBytes: actual }))).toBe(actual);
+  expect(() => buildContract(contract, notePath, frontmatter, body, { maxBytes: actual - 1 })).toThrow(ContractError);
   return actual;
 }
 
 function expectExact(notePath: string, frontmatter: Frontmatter, body: string): void {
   for (const contract of CONTRACT_NAMES) {
     const plain = CONTRACTS[contract](notePath, frontmatter, body);
-    const bounded = buildContractWithinBound(contract, notePath, frontmatter, body);
+    const bounded = buildContract(contract, notePath, frontmatter, body);
     expect(JSON.stringify(bounded), contract).toBe(JSON.stringify(plain));
     expect(measuredSize(contract, notePath, frontmatter, body), contract).toBe(bytesOf(plain));
   }
@@ -131,14 +131,14 @@ describe('the 4 MiB bound', () => {
   const amplified = `# ${'x'.repeat(80_000)}\n\n${Array.from({ length: 499 }, () => '## a').join('\n\n')}\n`;
 
   it('refuses SectionSource amplification before building it', () => {
-    expect(() => buildContractWithinBound('section_source', 'amp.md', {}, amplified)).toThrow(
+    expect(() => buildContract('section_source', 'amp.md', {}, amplified)).toThrow(
       expect.objectContaining({ kind: 'NoteTooComplex', message: 'Note structure too large' }),
     );
   });
 
   it('serves the other contracts of the same note (each well under 4 MiB)', () => {
     for (const contract of ['note_outline', 'document_tree', 'metadata_facets'] as const) {
-      const payload = buildContractWithinBound(contract, 'amp.md', {}, amplified);
+      const payload = buildContract(contract, 'amp.md', {}, amplified);
       expect(bytesOf(payload)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     }
   });
@@ -153,8 +153,8 @@ describe('the 4 MiB bound', () => {
     const under = 1 + Math.floor((MAX_PAYLOAD_BYTES - base) / perChar);
     expect(size(under)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     expect(size(under + 1)).toBeGreaterThan(MAX_PAYLOAD_BYTES);
-    const served = buildContractWithinBound('section_source', 'near.md', {}, build(under));
+    const served = buildContract('section_source', 'near.md', {}, build(under));
     expect(JSON.stringify(served)).toBe(JSON.stringify(CONTRACTS.section_source('near.md', {}, build(under))));
-    expect(() => buildContractWithinBound('section_source', 'near.md', {}, build(under + 1))).toThrow(ContractError);
+    expect(() => buildContract('section_source', 'near.md', {}, build(under + 1))).toThrow(ContractError);
   });
 });

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONTRACTS, CONTRACT_NAMES, buildContractWithinBound } from '../../../src/contracts';
+import { CONTRACTS, CONTRACT_NAMES, buildContract } from '../../../src/contracts';
 import { analyzeNote, analyzeNoteColumns, columnsOf, runContractsWith, structureOf, type NoteStructure } from '../../../src/contracts/analysis';
 import { analyzeWithMdast } from '../../../src/contracts/markdown';
 import { grammarNote, nestedNote } from '../../support/markdown/arbitraries';
@@ -19,7 +19,7 @@ function payloadsAgree(body: string): void {
   for (const name of CONTRACT_NAMES) {
     const want = JSON.stringify(oracle[name]);
     expect(JSON.stringify(CONTRACTS[name](PATH, FRONTMATTER, body)), name).toBe(want);
-    expect(JSON.stringify(buildContractWithinBound(name, PATH, FRONTMATTER, body)), `${name} (bounded)`).toBe(want);
+    expect(JSON.stringify(buildContract(name, PATH, FRONTMATTER, body)), `${name} (bounded)`).toBe(want);
   }
 }
 

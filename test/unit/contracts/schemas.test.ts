@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Validator, type Schema } from '@cfworker/json-schema';
-import { CONTRACTS, CONTRACT_NAMES, type ContractName } from '../../../src/contracts';
+import { CONTRACTS, CONTRACT_NAMES, contractNamed, type ContractName } from '../../../src/contracts';
+import { CONTRACTS as REGISTRY } from '../../../src/contracts/registry';
 import {
-  CONTRACT_JSON_SCHEMAS,
   DOCUMENT_TREE_JSON_SCHEMA,
   METADATA_FACETS_JSON_SCHEMA,
   NOTE_OUTLINE_JSON_SCHEMA,
@@ -10,7 +10,7 @@ import {
 } from '../../../src/contracts/schemas';
 
 const validators = Object.fromEntries(
-  CONTRACT_NAMES.map((name) => [name, new Validator(CONTRACT_JSON_SCHEMAS[name] as Schema, '2020-12', false)]),
+  CONTRACT_NAMES.map((name) => [name, new Validator(contractNamed(name).outputSchema as Schema, '2020-12', false)]),
 ) as Record<ContractName, Validator>;
 const isValid = (name: ContractName, value: unknown): boolean => validators[name].validate(value).valid;
 /** A deep copy to mutate: the builders' payloads are plain JSON data. */
@@ -23,16 +23,16 @@ const payload = (name: ContractName) => copy(CONTRACTS[name](PATH, FRONTMATTER, 
 
 describe('contract JSON schemas', () => {
   it('are keyed exactly like CONTRACTS', () => {
-    expect(Object.keys(CONTRACT_JSON_SCHEMAS)).toEqual(CONTRACT_NAMES);
-    expect(CONTRACT_JSON_SCHEMAS.note_outline).toBe(NOTE_OUTLINE_JSON_SCHEMA);
-    expect(CONTRACT_JSON_SCHEMAS.document_tree).toBe(DOCUMENT_TREE_JSON_SCHEMA);
-    expect(CONTRACT_JSON_SCHEMAS.metadata_facets).toBe(METADATA_FACETS_JSON_SCHEMA);
-    expect(CONTRACT_JSON_SCHEMAS.section_source).toBe(SECTION_SOURCE_JSON_SCHEMA);
+    expect(REGISTRY.map((contract) => contract.name)).toEqual(CONTRACT_NAMES);
+    expect(contractNamed('note_outline').outputSchema).toBe(NOTE_OUTLINE_JSON_SCHEMA);
+    expect(contractNamed('document_tree').outputSchema).toBe(DOCUMENT_TREE_JSON_SCHEMA);
+    expect(contractNamed('metadata_facets').outputSchema).toBe(METADATA_FACETS_JSON_SCHEMA);
+    expect(contractNamed('section_source').outputSchema).toBe(SECTION_SOURCE_JSON_SCHEMA);
   });
 
   it('are object schemas (usable as MCP outputSchema) that survive a JSON round trip', () => {
     for (const name of CONTRACT_NAMES) {
-      const schema = CONTRACT_JSON_SCHEMAS[name] as { type: string; required: string[] };
+      const schema = contractNamed(name).outputSchema as { type: string; required: string[] };
       expect(schema.type).toBe('object');
       expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
     }
@@ -50,7 +50,7 @@ describe('contract JSON schemas', () => {
         for (const [key, child] of Object.entries(value)) check(child, schema.properties[key], root);
       }
     };
-    for (const name of CONTRACT_NAMES) check(payload(name), CONTRACT_JSON_SCHEMAS[name], CONTRACT_JSON_SCHEMAS[name]);
+    for (const name of CONTRACT_NAMES) check(payload(name), contractNamed(name).outputSchema, contractNamed(name).outputSchema);
   });
 
   it('accept the payloads the builders produce', () => {
