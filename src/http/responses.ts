@@ -41,7 +41,7 @@ export function* textSlices(text: string): Generator<string> {
 /**
  * A body streamed from text pieces, encoded one slice at a time: a large
  * payload's text is never joined into one more string or encoded into one
- * full byte copy (issue 11: at most one copy of a large payload in memory).
+ * full byte copy: at most one copy of a large payload is held in memory.
  */
 export function streamedTextBody(pieces: Iterable<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

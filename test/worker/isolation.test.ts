@@ -1,5 +1,5 @@
 /**
- * Isolation (issue 5, item 5). Two users and two vaults give four canister
+ * Isolation. Two users and two vaults give four canister
  * partitions holding a note at the same path whose heading names its
  * partition. Every token/vault/surface combination must either be refused
  * (before any canister call) or read its own partition; nothing a client
@@ -284,7 +284,7 @@ const INVALID_PATH_REST = JSON.stringify({ error: 'Invalid path', code: 'INVALID
 const INVALID_PATH_TOOL = JSON.stringify({ error: 'Invalid path', code: 'UPSTREAM_ERROR' });
 
 /**
- * Issue 11 item 5: spellings of '..' (and '.') that a store which trims whitespace, strips
+ * Spellings of '..' (and '.') that a store which trims whitespace, strips
  * default-ignorable code points or cuts a ';' suffix would resolve, so `proj/<seg>/secret/x.md`
  * would read `secret/x.md`. The scope check sees the folder `proj/<seg>/secret`, inside `proj`,
  * so only the path rule can stop them. Each is stored literally, to prove the refusal is not
@@ -342,7 +342,7 @@ describe('scope: a lenient spelling of ".." never reaches outside the folder', (
 
 describe('scope: a canister answer for another stored path is a missing note', () => {
   /**
-   * Issue 11 item 6: the canister looks a path up percent-decoded first, then by its raw
+   * The canister looks a path up percent-decoded first, then by its raw
    * remainder, so for `proj/leak.md` (sent as `proj%2Fleak.md`) it serves the ROOT note stored
    * literally as `proj%2Fleak.md`, which a proj/-scoped token must not read.
    */

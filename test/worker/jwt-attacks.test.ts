@@ -1,5 +1,5 @@
 /**
- * JWT attack suite (issue 5, item 1). Every case sends one REST request and
+ * JWT attack suite. Every case sends one REST request and
  * one MCP tools/call through the real Worker. A refusal must be the fixed
  * 401/403 answer, byte for byte, with the canister never contacted and the
  * token never logged; an accepted control case must read the note.
@@ -63,7 +63,7 @@ interface Attempt {
 interface AttackCase {
   name: string;
   outcome: Outcome;
-  /** The log line's `reason`, where the case pins it (issue 13 item 4). */
+  /** The log line's `reason`, where the case pins it. */
   reason?: string;
   attempt: (user: string) => Promise<Attempt>;
 }
@@ -1047,7 +1047,7 @@ const CASES: AttackCase[] = [
         ),
       ),
   },
-  // header-unsafe claims (issue 11 item 1): refused before any canister request, never a 502
+  // header-unsafe claims: refused before any canister request, never a 502
   ...UNSAFE_CLAIM_CASES,
 ];
 
@@ -1194,7 +1194,7 @@ describe('JWT attack suite', () => {
   });
 });
 
-// ---------------------------------------------------------------- non-canonical base64url (issue 11 item 2)
+// ---------------------------------------------------------------- non-canonical base64url
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 

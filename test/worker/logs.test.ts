@@ -73,7 +73,7 @@ describe('structured log line', () => {
   });
 });
 
-describe('a misconfigured Worker says what is wrong, by name only (issue 13, item 3)', () => {
+describe('a misconfigured Worker says what is wrong, by name only', () => {
   // Three bad values; each is a sentinel that must never appear in a log line or a response.
   const BAD = {
     CANISTER_URL: 'SENTINEL-not-a-url',

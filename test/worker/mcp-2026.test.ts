@@ -209,7 +209,7 @@ describe('MCP: revisions compared exactly, nothing echoed', () => {
   });
 });
 
-describe('MCP tool arguments are checked on the raw JSON (issue 11 item 7)', () => {
+describe('MCP tool arguments are checked on the raw JSON', () => {
   const raw = (key: string, era: 'legacy' | 'modern') => {
     const meta = era === 'modern' ? `,"_meta":${JSON.stringify(META)}` : '';
     return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${TOOLS.note_outline}","arguments":{"path":"${NOTE.path}","${key}":{"polluted":true}}${meta}}}`;
@@ -232,7 +232,7 @@ describe('MCP tool arguments are checked on the raw JSON (issue 11 item 7)', () 
   });
 });
 
-describe('an upload the client abandons (issue 11 item 8)', () => {
+describe('an upload the client abandons', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('is logged CLIENT_ABORTED, never INTERNAL_ERROR, and costs no canister read', async () => {

@@ -1,5 +1,5 @@
 /**
- * Memory and size limits (issue 5, item 6), through the whole request in
+ * Memory and size limits, through the whole request in
  * workerd: canister read, JSON decode, Markdown analysis, payload, MCP
  * envelope. The body cap is 1,000,000 UTF-16 code units (MAX_NOTE_INPUT_CHARS)
  * and the wire cap 8 MiB (MAX_NOTE_RESPONSE_BYTES). A note at the cap is
@@ -155,7 +155,7 @@ describe('note shape: a payload or a clean refusal, never a 500', () => {
   }, 60_000);
 });
 
-describe('output bound: no answer over 4 MiB (issue 11, item 9)', () => {
+describe('output bound: no answer over 4 MiB', () => {
   const TOO_COMPLEX_REST = JSON.stringify({ error: 'Note structure too large', code: 'NOTE_TOO_COMPLEX' });
   const TOO_COMPLEX_TOOL = JSON.stringify({ error: 'Note structure too large', code: 'UPSTREAM_ERROR' });
   // One 80 KB H1 and 499 `## a`: SectionSource would repeat the H1 in all 500 heading_paths (~37 MiB).

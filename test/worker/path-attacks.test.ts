@@ -1,5 +1,5 @@
 /**
- * Path and vault attacks (issue 5, item 2). Payloads are generated from
+ * Path and vault attacks. Payloads are generated from
  * templates; each must be refused on all four REST routes (400, fixed body)
  * and on all four MCP tools ('Invalid path'), before the canister is
  * contacted, with the raw input in no response and no log line. The served
@@ -109,7 +109,7 @@ function lookalikeForms(): string[] {
   return out;
 }
 
-/** Issue 11 item 3: every C0 control and DEL, raw and percent-encoded (once and twice), plus C1 controls. */
+/** Every C0 control and DEL, raw and percent-encoded (once and twice), plus C1 controls. */
 function controlForms(): string[] {
   const out: string[] = [];
   for (let code = 0; code <= 0x7f; code = code === 0x1f ? 0x7f : code + 1) {
@@ -124,7 +124,7 @@ function controlForms(): string[] {
   return out;
 }
 
-/** Issue 11 item 5: segments a lenient store reads as '.' or '..' (whitespace, default-ignorables, ';' suffix). */
+/** Segments a lenient store reads as '.' or '..' (whitespace, default-ignorables, ';' suffix). */
 const DOT_DECORATIONS = [
   ' ',
   '\u00A0',
@@ -186,7 +186,7 @@ const PATH_PAYLOADS = [
   ]),
 ];
 
-/** Issue 11 item 4: lone UTF-16 surrogates, as JSON (MCP) carries them; NON_UTF8_QUERIES has REST's spelling. */
+/** Lone UTF-16 surrogates, as JSON (MCP) carries them; NON_UTF8_QUERIES has REST's spelling. */
 const LONE_SURROGATES = ['\\ud800', 'x\\udfff.md', 'notes/\\ud83d/x.md', 'notes/\\udc00\\ud800.md', 'x.md\\udbff', '\\udc00'];
 
 /**

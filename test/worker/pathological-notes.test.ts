@@ -1,5 +1,5 @@
 /**
- * Issue 10: a note of the wrong Markdown must not hold the isolate. For
+ * A note of the wrong Markdown must not hold the isolate. For
  * every pathological shape of cmark and md4c (test/pathological_tests.py),
  * in every position (ATX heading, setext heading, paragraph, or the whole
  * note), at 100 KB: the section source is served (200, with the heading

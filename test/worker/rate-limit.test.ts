@@ -1,5 +1,5 @@
 /**
- * Per-user rate limit (issue 11, item 12) with wrangler.toml's own
+ * Per-user rate limit with wrangler.toml's own
  * RATE_LIMITER binding (60 requests per 60 s) under workerd. The count is
  * per effective canister user, shared by REST and MCP, taken after
  * authentication and before any canister read: a refused request reaches

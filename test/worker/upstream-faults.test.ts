@@ -1,5 +1,5 @@
 /**
- * Upstream faults (issue 5, item 3) against the demo canister, a real
+ * Upstream faults against the demo canister, a real
  * loopback HTTP server that misbehaves on request. Each fault must map to
  * its documented REST status/body (errors.ts restError) and MCP tool
  * message (mcpToolErrorMessage), with no upstream text, secret or note
@@ -135,7 +135,7 @@ const FAULTS: FaultCase[] = [
     fault: () => ({ kind: 'text', body: JSON.stringify({ path: FAULTY_PATH, frontmatter: '{}', body: [`# ${NOTE_SENTINEL}`] }) }),
     expected: INVALID_NOTE,
   },
-  // Issue 11 item 6: the answer must name the note asked for; another path is a missing note.
+  // The answer must name the note asked for; another path is a missing note.
   ...[
     ['another note', 'faults/other note.md'],
     ['the raw remainder the canister also looks up', 'faults%2Ffaulty%20note.md'],

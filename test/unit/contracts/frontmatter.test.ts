@@ -70,7 +70,7 @@ describe('decodeWireFrontmatter (REFERENCE-CONTRACTS 1.4)', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  describe('the union of the two references (issue 11 item 11)', () => {
+  describe('the union of the two references', () => {
     const X = { title: 'X' };
     let eightWraps = JSON.stringify(X);
     for (let wraps = 0; wraps < 8; wraps += 1) eightWraps = JSON.stringify(eightWraps);
