@@ -54,6 +54,8 @@ export const HEADER_MESSAGES = {
   methodMismatch: 'Mcp-Method header does not match the request',
   nameMissing: 'Missing Mcp-Name header',
   nameMismatch: 'Mcp-Name header does not match the request',
+  methodInvalid: 'Invalid Mcp-Method header',
+  nameInvalid: 'Invalid Mcp-Name header',
 } as const;
 export const ENVELOPE_MISSING_MESSAGE = 'Missing protocol version in _meta';
 export const INVALID_ID_MESSAGE = 'Invalid request';
@@ -73,11 +75,18 @@ function headerValue(headers: Headers, name: string): string | null {
 }
 
 const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+/** Printable ASCII (0x20-0x7E): what a plain standard-header value may carry; anything else travels Base64-encoded. */
+const PLAIN_HEADER_VALUE = /^[\x20-\x7E]*$/;
 
-/** Mcp-Name carries either the name itself or `=?base64?<utf-8 bytes>?=`; null when the encoding is broken. */
+/**
+ * Mcp-Name carries either the name itself, in printable ASCII, or `=?base64?<utf-8 bytes>?=`
+ * (the 2026-07-28 header value encoding); null when the value is outside that grammar or the
+ * encoding is broken.
+ */
 export function decodeMcpName(value: string): string | null {
+  if (!PLAIN_HEADER_VALUE.test(value)) return null;
   const match = BASE64_SENTINEL.exec(value);
-  if (!match) return value;
+  if (!match) return value.startsWith('=?base64?') ? null : value;
   try {
     const bytes = Uint8Array.from(atob(match[1]), (char) => char.charCodeAt(0));
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
@@ -86,11 +95,22 @@ export function decodeMcpName(value: string): string | null {
   }
 }
 
-function hasAcceptableId(message: Record<string, unknown>): boolean {
-  if (!('id' in message)) return true;
-  const id = message.id;
+function isAcceptableId(id: unknown): id is number | string {
   if (typeof id === 'number') return Number.isSafeInteger(id);
   return typeof id === 'string' && id.length <= MAX_STRING_ID_LENGTH;
+}
+
+function hasAcceptableId(message: Record<string, unknown>): boolean {
+  return !('id' in message) || isAcceptableId(message.id);
+}
+
+/**
+ * The id an error answer carries (JSON-RPC 2.0 section 5): the request's own when it could be
+ * read and is one answers may repeat (a safe integer or a short string), else null.
+ */
+export function answerIdOf(message: unknown): number | string | null {
+  if (!isPlainObject(message) || !Object.hasOwn(message, 'id')) return null;
+  return isAcceptableId(message.id) ? message.id : null;
 }
 
 /**
@@ -155,12 +175,15 @@ export function decideEra(headers: Headers, message: unknown): EraDecision {
 
   const methodHeader = headerValue(headers, 'Mcp-Method');
   if (methodHeader === null) return headerFault(HEADER_MESSAGES.methodMissing);
+  if (!PLAIN_HEADER_VALUE.test(methodHeader)) return headerFault(HEADER_MESSAGES.methodInvalid);
   if (methodHeader !== method) return headerFault(HEADER_MESSAGES.methodMismatch);
 
   if (method === 'tools/call' && typeof params?.name === 'string') {
     const nameHeader = headerValue(headers, 'Mcp-Name');
     if (nameHeader === null) return headerFault(HEADER_MESSAGES.nameMissing);
-    if (decodeMcpName(nameHeader) !== params.name) return headerFault(HEADER_MESSAGES.nameMismatch);
+    const name = decodeMcpName(nameHeader);
+    if (name === null) return headerFault(HEADER_MESSAGES.nameInvalid);
+    if (name !== params.name) return headerFault(HEADER_MESSAGES.nameMismatch);
   }
 
   if (isRequest && REFUSED_MODERN_METHODS.has(method)) return refuse(404, -32601, 'Method not found', 'RPC_ERROR');

@@ -59,10 +59,11 @@ export function withFixedErrorMessage(message: JSONRPCMessage, override?: string
 
 /**
  * SDK answers with an HTTP error status (refused before any handler ran)
- * are rebuilt from their code alone, with `id: null` like every other
- * refusal before dispatch. Other answers pass untouched and unparsed.
+ * are rebuilt from their code alone, with the request's id as the route
+ * read it (answerIdOf: null when it could not be read or repeated). Other
+ * answers pass untouched and unparsed.
  */
-export async function fixedErrorsOnRefusal(response: Response, log: RequestLog): Promise<Response> {
+export async function fixedErrorsOnRefusal(response: Response, id: number | string | null, log: RequestLog): Promise<Response> {
   if (response.status < 400) return response;
   if (log.outcome === 'ok' || log.outcome === 'RPC_ERROR') log.outcome = `HTTP_${response.status}`;
   let code: unknown;
@@ -75,5 +76,5 @@ export async function fixedErrorsOnRefusal(response: Response, log: RequestLog):
   headers.delete('Content-Length');
   headers.delete('Content-Type');
   const error = fixedError(code ?? -32000, response.status);
-  return jsonResponse({ jsonrpc: '2.0', error, id: null }, response.status, headers);
+  return jsonResponse({ jsonrpc: '2.0', error, id }, response.status, headers);
 }

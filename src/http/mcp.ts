@@ -20,7 +20,7 @@ import type { RouteContext } from './context';
 import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
 import { errorHeaders, isOriginAllowed, jsonResponse } from './responses';
 import { takeRateLimit } from '../rate-limit';
-import { decideEra, type EraRefusal } from './mcp-era';
+import { answerIdOf, decideEra, type EraRefusal } from './mcp-era';
 import { fixedErrorsOnRefusal } from './mcp-messages';
 import { serveExchange, type Exchange } from './mcp-server';
 
@@ -35,9 +35,17 @@ const KNOWN_METHODS = new Set([
   'tools/call',
 ]);
 
-function rpcError(status: number, code: number, message: string, headers: HeadersInit = {}, data?: unknown): Response {
+/** A JSON-RPC error answer; `id` is the request's (answerIdOf) once the body was read, else null. */
+function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: HeadersInit = {},
+  data?: unknown,
+  id: number | string | null = null,
+): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
-  return jsonResponse({ jsonrpc: '2.0', error, id: null }, status, headers);
+  return jsonResponse({ jsonrpc: '2.0', error, id }, status, headers);
 }
 
 function refuse(error: ReadError, resource: ProtectedResource | null, log: RequestLog): Response {
@@ -46,9 +54,9 @@ function refuse(error: ReadError, resource: ProtectedResource | null, log: Reque
   return rpcError(mapped.status, -32600, mapped.message, errorHeaders(error, resource));
 }
 
-function refuseEra(refusal: EraRefusal, log: RequestLog): Response {
+function refuseEra(refusal: EraRefusal, id: number | string | null, log: RequestLog): Response {
   log.outcome = refusal.outcome;
-  return rpcError(refusal.status, refusal.code, refusal.message, {}, refusal.data);
+  return rpcError(refusal.status, refusal.code, refusal.message, {}, refusal.data, id);
 }
 
 type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' };
@@ -115,7 +123,8 @@ export async function mcpRoute({ request, config, log, endpointVault = null }: R
 
   // The protocol: era by exact comparison, then the SDK for that era.
   const era = decideEra(request.headers, message);
-  if (era.era === 'refused') return refuseEra(era.refusal, log);
+  const id = answerIdOf(message);
+  if (era.era === 'refused') return refuseEra(era.refusal, id, log);
   const exchange: Exchange = {
     config,
     principal: principal.value,
@@ -125,7 +134,7 @@ export async function mcpRoute({ request, config, log, endpointVault = null }: R
     rawMessage: message,
     unknownTool: false,
   };
-  return fixedErrorsOnRefusal(await serveExchange(exchange, era.era), log);
+  return fixedErrorsOnRefusal(await serveExchange(exchange, era.era), id, log);
 }
 
 /** An MCP URL that names no endpoint (a vault segment that is not a vault id), in the SDK transport's shape. */

@@ -49,7 +49,7 @@ describe('MCP 2026-07-28, sessionless', () => {
     const { token } = await setup();
     const res = await modern('tools/list', {}, token, { 'Content-Type': 'text/plain' });
     expect(res.status).toBe(415);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported media type: send application/json' }, id: null });
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported media type: send application/json' }, id: 7 });
   });
 
   it('tools/list: four read-only tools with outputSchema, cacheable by this client only', async () => {
@@ -100,7 +100,7 @@ describe('MCP 2026-07-28, sessionless', () => {
     for (const method of ['resources/list', 'subscriptions/listen', 'initialize']) {
       const res = await modern(method, {}, token);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: null });
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: 7 });
     }
   });
 });
@@ -114,55 +114,69 @@ describe('MCP 2026-07-28: strict standard headers', () => {
     ['Mcp-Method disagreeing', { 'Mcp-Method': 'tools/list' }, 'Mcp-Method header does not match the request'],
     ['Mcp-Name missing', { 'Mcp-Name': undefined }, 'Missing Mcp-Name header'],
     ['Mcp-Name disagreeing', { 'Mcp-Name': 'SENTINEL-NAME' }, 'Mcp-Name header does not match the request'],
-    ['Mcp-Name with broken Base64', { 'Mcp-Name': '=?base64?SENTINEL*?=' }, 'Mcp-Name header does not match the request'],
     ['Mcp-Name Base64 of another name', { 'Mcp-Name': `=?base64?${btoa('SENTINEL')}?=` }, 'Mcp-Name header does not match the request'],
-  ])('%s: 400 -32020, fixed text, id null, no canister read', async (_label, headers, message) => {
+    // The 2026-07-28 header value encoding: a plain value is printable ASCII; anything else is Base64 in the sentinel form.
+    ['Mcp-Name with broken Base64', { 'Mcp-Name': '=?base64?SENTINEL*?=' }, 'Invalid Mcp-Name header'],
+    ['Mcp-Name Base64 that is not UTF-8', { 'Mcp-Name': '=?base64?/w==?=' }, 'Invalid Mcp-Name header'],
+    ['Mcp-Name sentinel without its end', { 'Mcp-Name': '=?base64?Z2V0' }, 'Invalid Mcp-Name header'],
+    ['Mcp-Name raw non-ASCII', { 'Mcp-Name': 'get_note_outlin\u00e9' }, 'Invalid Mcp-Name header'],
+    ['Mcp-Name raw non-ASCII that would equal a non-ASCII name', { 'Mcp-Name': '\u00ff' }, 'Invalid Mcp-Name header'],
+    ['Mcp-Method raw non-ASCII', { 'Mcp-Method': 'tools/call\u00a0' }, 'Invalid Mcp-Method header'],
+  ])("%s: 400 -32020, fixed text, the request's id, no canister read", async (_label, headers, message) => {
     const { user, token } = await setup();
-    const res = await modern('tools/call', call, token, headers, 'SENTINEL-ID');
+    const res = await modern('tools/call', call, token, headers, 'req-7');
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text).not.toContain('SENTINEL');
-    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32020, message }, id: null });
+    // JSON-RPC 2.0 section 5: the id could be read, so the error answer carries it.
+    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32020, message }, id: 'req-7' });
     expect(await canisterRequests(user)).toHaveLength(0);
+  });
+
+  it('an id that cannot be repeated is answered with id null', async () => {
+    const { token } = await setup();
+    const res = await modern('tools/call', call, token, { 'Mcp-Name': 'other' }, 'x'.repeat(129));
+    expect(res.status).toBe(400);
+    expect((await res.json<any>()).id).toBeNull();
   });
 
   it('a 2026-07-28 header on a request without the _meta revision is -32602', async () => {
     const { token } = await setup();
-    const res = await mcpPost({ jsonrpc: '2.0', id: 'SENTINEL-ID', method: 'tools/list' }, { token, headers: { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/list' } });
+    const res = await mcpPost({ jsonrpc: '2.0', id: 'req-8', method: 'tools/list' }, { token, headers: { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/list' } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32602, message: 'Missing protocol version in _meta' }, id: null });
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32602, message: 'Missing protocol version in _meta' }, id: 'req-8' });
   });
 
   it('a malformed _meta envelope is -32602 Invalid params without the SDK text', async () => {
     const { token } = await setup();
     const res = await mcpPost(
-      { jsonrpc: '2.0', id: 'SENTINEL-ID', method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': 'SENTINEL-INFO' } } },
+      { jsonrpc: '2.0', id: 'req-9', method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': 'SENTINEL-INFO' } } },
       { token, headers: { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/list' } },
     );
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text).not.toContain('SENTINEL');
-    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32602, message: 'Invalid params' }, id: null });
+    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32602, message: 'Invalid params' }, id: 'req-9' });
   });
 });
 
 describe('MCP: revisions compared exactly, nothing echoed', () => {
   // Each of these sorts after "2026-07-28", which the SDK alone would take for a 2026 request.
   const garbage = ['SENTINEL', '2026-07-28x', '2026-07-29', '2099-01-01', '9', 'z'];
-  const unsupported = (body: unknown) =>
-    expect(body).toEqual({ jsonrpc: '2.0', error: { code: -32022, message: 'Unsupported protocol version', data: { supported: SERVED } }, id: null });
+  const unsupported = (body: unknown, id: string | number) =>
+    expect(body).toEqual({ jsonrpc: '2.0', error: { code: -32022, message: 'Unsupported protocol version', data: { supported: SERVED } }, id });
 
   it.each(garbage)('MCP-Protocol-Version %j with the same _meta revision: 400 -32022, no echo', async (version) => {
     const { user, token } = await setup();
     const res = await mcpPost(
-      { jsonrpc: '2.0', id: 'SENTINEL-ID', method: 'tools/call', params: { name: TOOLS.note_outline, arguments: { path: NOTE.path }, _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': version } } },
+      { jsonrpc: '2.0', id: 'req-1', method: 'tools/call', params: { name: TOOLS.note_outline, arguments: { path: NOTE.path }, _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': version } } },
       { token, headers: { 'MCP-Protocol-Version': version, 'Mcp-Method': 'tools/call', 'Mcp-Name': TOOLS.note_outline } },
     );
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text).not.toContain('SENTINEL');
     if (version.length > 1) expect(text).not.toContain(version);
-    unsupported(JSON.parse(text));
+    unsupported(JSON.parse(text), 'req-1');
     expect(await canisterRequests(user)).toHaveLength(0);
   });
 
@@ -173,14 +187,14 @@ describe('MCP: revisions compared exactly, nothing echoed', () => {
       { token, headers: { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/list' } },
     );
     expect(res.status).toBe(400);
-    unsupported(await res.json());
+    unsupported(await res.json(), 1);
   });
 
   it.each(garbage)('a 2025-era request with MCP-Protocol-Version %j: 400 -32022', async (version) => {
     const { token } = await setup();
-    const res = await mcpPost({ jsonrpc: '2.0', id: 'SENTINEL-ID', method: 'tools/list' }, { token, headers: { 'MCP-Protocol-Version': version } });
+    const res = await mcpPost({ jsonrpc: '2.0', id: 'req-2', method: 'tools/list' }, { token, headers: { 'MCP-Protocol-Version': version } });
     expect(res.status).toBe(400);
-    unsupported(await res.json());
+    unsupported(await res.json(), 'req-2');
   });
 
   it('ids: an over-long string or a fraction is refused with id null; short ids are returned on 200s', async () => {

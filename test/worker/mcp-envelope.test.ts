@@ -57,7 +57,10 @@ describe('JSON-RPC envelope on /mcp', () => {
       const res = await post(body, headers, token);
       const text = await res.text();
       expect(res.status).toBe(400);
-      expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid request' }, id: null });
+      // JSON-RPC 2.0 section 5: the request's id whenever it could be read, else null.
+      const sent = JSON.parse(body);
+      const id = sent !== null && typeof sent === 'object' && 'id' in sent ? sent.id : null;
+      expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid request' }, id });
       expect(text).not.toContain('SENTINEL');
       expect(await canisterRequests(user)).toEqual([]);
       expect(logLines).toHaveLength(1);
@@ -72,7 +75,7 @@ describe('JSON-RPC envelope on /mcp', () => {
     const res = await post('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["SENTINEL"]}', headers, token);
     const text = await res.text();
     expect(res.status).toBe(400);
-    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32602, message: 'Invalid params' }, id: null });
+    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32602, message: 'Invalid params' }, id: 1 });
     expect(text).not.toContain('SENTINEL');
     expect(await canisterRequests(user)).toEqual([]);
     expect(JSON.parse(logLines[0] as string)).toMatchObject({ outcome: 'INVALID_PARAMS', upstream: 'none' });
