@@ -7,7 +7,8 @@
  * OAuth access tokens (`mcp_access`, and RFC 9068 `at+jwt` tokens) are
  * accepted only for the resource they were issued for (RFC 8707).
  */
-import { createRemoteJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { remoteJwks } from './jwks';
 import { z } from 'zod';
 import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
@@ -117,17 +118,6 @@ export const TOKEN_REFUSALS: readonly TokenRefusal[] = [
 type Refusable<T> = { ok: true; value: T } | { ok: false; reason: TokenRefusal };
 const accept = <T>(value: T): Refusable<T> => ({ ok: true, value });
 const refuse = <T = never>(reason: TokenRefusal): Refusable<T> => ({ ok: false, reason });
-
-const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
-
-function remoteJwks(url: string): ReturnType<typeof createRemoteJWKSet> {
-  let jwks = jwksCache.get(url);
-  if (!jwks) {
-    jwks = createRemoteJWKSet(new URL(url), { timeoutDuration: 3_000, cooldownDuration: 30_000 });
-    jwksCache.set(url, jwks);
-  }
-  return jwks;
-}
 
 /**
  * True when `segment` is the one canonical unpadded base64url spelling of

@@ -1,10 +1,8 @@
 /**
- * The only network code: one GET of one note from the canister.
- *
- * Guards: the whole exchange (headers and body) runs under one deadline;
- * redirects are not followed; a non-2xx answer is mapped from its status
- * alone and its body is never read; a 2xx body is streamed and abandoned
- * past MAX_NOTE_RESPONSE_BYTES; of the JSON only `frontmatter` and `body`
+ * One GET of one note from the canister, through boundedGet (the one
+ * outbound read: one deadline for headers and body, no redirects, a non-2xx
+ * answer mapped from its status alone with its body never read, a 2xx body
+ * abandoned past MAX_NOTE_RESPONSE_BYTES). Of the JSON only `frontmatter` and `body`
  * are used, and only when the answer's `path` is the path that was asked for
  * (the canister also looks a path up by its raw, still-encoded remainder, so
  * it can answer for another note). Header values are checked before the
@@ -13,7 +11,7 @@
 import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
 import type { Principal } from '../auth/jwt';
-import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
+import { boundedGet } from '../bounded-fetch';
 import { hasUnsafeCharacter } from '../unsafe-text';
 
 export const MAX_NOTE_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -62,21 +60,6 @@ function canisterHeaders(config: Config, principal: Principal, vaultId: string):
   }
 }
 
-/** The answer's text, read under the deadline and the size cap. */
-async function readCappedText(response: Response, signal: AbortSignal): Promise<string> {
-  if (declaresMoreThan(response.headers, MAX_NOTE_RESPONSE_BYTES)) throw new TooLarge();
-  // Cancelling the body on abort makes a pending read settle, so a dripping answer cannot outlive the deadline.
-  const onAbort = () => void response.body?.cancel().catch(() => {});
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    const bytes = await readBoundedBytes(response.body, MAX_NOTE_RESPONSE_BYTES);
-    if (signal.aborted) throw signal.reason;
-    return new TextDecoder().decode(bytes);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
-
 /**
  * The note in a 2xx answer. The answer must name the note it is for: a
  * string `path` other than the requested one is answered exactly like a
@@ -114,28 +97,20 @@ export async function readNoteFromCanister(
 ): Promise<CanisterRead> {
   const headers = canisterHeaders(config, principal, vaultId);
   if (!headers.ok) return { result: headers, upstreamStatus: null };
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('deadline', 'TimeoutError')), config.canisterTimeoutMs);
-  let upstreamStatus: number | null = null;
-  try {
-    const response = await fetch(canisterNoteUrl(config, path), {
-      method: 'GET',
-      headers: headers.value,
-      redirect: 'manual',
-      signal: controller.signal,
-    });
-    upstreamStatus = response.status;
-    if (response.status < 200 || response.status > 299) {
-      await response.body?.cancel().catch(() => {});
-      return { result: statusError(response.status), upstreamStatus };
-    }
-    const text = await readCappedText(response, controller.signal);
-    return { result: parseNote(text, path), upstreamStatus };
-  } catch (error) {
-    if (error instanceof TooLarge) return { result: fail({ kind: 'NoteTooLarge' }), upstreamStatus };
-    if (controller.signal.aborted) return { result: fail({ kind: 'UpstreamTimeout' }), upstreamStatus };
-    return { result: fail({ kind: 'UpstreamUnreachable' }), upstreamStatus };
-  } finally {
-    clearTimeout(timer);
+  const answer = await boundedGet(canisterNoteUrl(config, path), headers.value, {
+    deadlineMs: config.canisterTimeoutMs,
+    maxBytes: MAX_NOTE_RESPONSE_BYTES,
+  });
+  const upstreamStatus = answer.status;
+  if (answer.ok) return { result: parseNote(new TextDecoder().decode(answer.bytes), path), upstreamStatus };
+  switch (answer.failure) {
+    case 'status':
+      return { result: statusError(answer.status as number), upstreamStatus };
+    case 'too_large':
+      return { result: fail({ kind: 'NoteTooLarge' }), upstreamStatus };
+    case 'timeout':
+      return { result: fail({ kind: 'UpstreamTimeout' }), upstreamStatus };
+    case 'unreachable':
+      return { result: fail({ kind: 'UpstreamUnreachable' }), upstreamStatus };
   }
 }

@@ -1,4 +1,5 @@
-// vitest globalSetup (runs in Node): one demo canister with the control API for the whole run.
+// vitest globalSetup (runs in Node): one demo canister with the control API for the whole run,
+// and a JWK set stand-in (test/support/node/jwks-server.ts).
 // Worker tests reach it through inject('canisterUrl') / inject('canisterSecret') and the helpers
 // in test/support/worker/canister.ts; each test uses its own user id, so they never share a partition.
 import { randomBytes } from 'node:crypto';
@@ -6,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { startDemoCanister } from '../../../demo/canister.mjs';
+import { startJwksServer } from './jwks-server';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -16,7 +18,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     gatewaySecret: secret,
     vaultDir: path.join(repoRoot, 'demo', 'vault'),
   });
+  const jwks = await startJwksServer();
   project.provide('canisterUrl', canister.url);
   project.provide('canisterSecret', secret);
-  return () => canister.close();
+  project.provide('jwksUrl', jwks.url);
+  project.provide('jwksPrivateJwk', JSON.stringify(jwks.privateJwk));
+  return async () => {
+    await jwks.close();
+    await canister.close();
+  };
 }

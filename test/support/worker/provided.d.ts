@@ -8,5 +8,9 @@ declare module 'vitest' {
     canisterUrl: string;
     /** The canister's X-Gateway-Auth secret for this test run. */
     canisterSecret: string;
+    /** Base URL of the JWK set stand-in: /good, /huge, /hang, /drip, /not-a-set. */
+    jwksUrl: string;
+    /** The private JWK (ES256, kid jwks-test) of the key /good publishes, as JSON. */
+    jwksPrivateJwk: string;
   }
 }
