@@ -1,6 +1,6 @@
 /**
  * THE pipeline, shared by REST and MCP:
- * ACL -> path (refused before any fetch) -> one canister GET ->
+ * ACL -> path and folder scope (refused before any fetch) -> one canister GET ->
  * decode -> scope -> build. Authentication, the rate limit and the vault
  * (resolveVault) happen in the adapters, before the request body or any
  * read, which hand in a verified Principal and its allowed vault. Every
@@ -16,7 +16,7 @@ import { fail, ok, type Result } from './errors';
 import type { RequestLog } from './log';
 import { statusClass } from './log';
 import { readNoteFromCanister } from './vault/canister';
-import { isInScope, normalizeVaultPath } from './vault/path';
+import { isInScope, isOutsideScopeUnread, normalizeVaultPath } from './vault/path';
 
 export interface ReadRequest {
   config: Config;
@@ -33,6 +33,8 @@ export async function readContract(request: ReadRequest): Promise<Result<Contrac
   if (!isToolAllowed(principal.role, contract.tool)) return fail({ kind: 'InsufficientScope' });
   const path = normalizeVaultPath(request.rawPath);
   if (!path.ok) return path;
+  // Answered exactly like a missing note, and before any read, so the answer's time says nothing.
+  if (isOutsideScopeUnread(principal, path.value)) return fail({ kind: 'NotFound' });
 
   const read = await readNoteFromCanister(config, principal, request.vaultId, path.value);
   log.upstream = statusClass(read.upstreamStatus);

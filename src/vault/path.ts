@@ -4,7 +4,7 @@
  */
 import { ContractError, normalizeHostedPath } from '../contracts';
 import { fail, ok, type Result } from '../errors';
-import type { Principal } from '../auth/jwt';
+import type { HostedScope, Principal } from '../auth/jwt';
 import { hasUnsafeCharacter } from '../unsafe-text';
 
 export const MAX_PATH_CHARS = 1024;
@@ -159,9 +159,23 @@ export function resolveVault(principal: Principal, selection: VaultSelection): R
 export function isInScope(principal: Principal, path: string, frontmatter: Record<string, unknown> | null): boolean {
   const scope = principal.scope;
   if (!scope) return true;
-  const cut = path.lastIndexOf('/');
-  const folder = cut === -1 ? '' : path.slice(0, cut);
-  if (scope.folders.some((f) => folder === f || folder.startsWith(`${f}/`))) return true;
+  if (isInScopeFolder(scope, path)) return true;
   // Without the frontmatter (the answer was unreadable) the project test cannot pass.
   return frontmatter !== null && typeof frontmatter.project === 'string' && scope.projects.includes(frontmatter.project);
+}
+
+function isInScopeFolder(scope: HostedScope, path: string): boolean {
+  const cut = path.lastIndexOf('/');
+  const folder = cut === -1 ? '' : path.slice(0, cut);
+  return scope.folders.some((f) => folder === f || folder.startsWith(`${f}/`));
+}
+
+/**
+ * True when the scope refuses the path before any read: a scope of folders only decides by the
+ * path alone, so a note outside it costs no canister read and its existence cannot show in the
+ * time of the answer. A scope with projects needs the note's frontmatter (docs/AUTH.md).
+ */
+export function isOutsideScopeUnread(principal: Principal, path: string): boolean {
+  const scope = principal.scope;
+  return scope !== null && scope.projects.length === 0 && !isInScopeFolder(scope, path);
 }

@@ -278,6 +278,33 @@ describe('scope: an out-of-scope note answers exactly like a missing one', () =>
   });
 });
 
+describe('scope of folders only: decided before any read', () => {
+  const FOLDERS_ONLY = { folders: ['projects/alpha'] };
+
+  it('a note outside the folders answers as missing with no canister read, so its size cannot show in the time', async () => {
+    const user = uniqueUser('scope-folders');
+    const big = 'projects/beta/big.md';
+    await seedNotes(user, 'default', [
+      { path: big, frontmatter: { project: 'Alpha' }, body: `# Big\n\n${'z'.repeat(1_000_000)}` },
+      { path: 'projects/alpha/plan.md', frontmatter: {}, body: '# Plan\n' },
+    ]);
+    const token = await mintToken({ sub: user, scope: FOLDERS_ONLY });
+    for (const contract of CONTRACTS) {
+      const outside = await restGet(REST_ROUTES[contract], big, { token });
+      const missing = await restGet(REST_ROUTES[contract], missingTwin(big), { token });
+      expect(outside.status).toBe(404);
+      expect(await outside.text()).toBe(await missing.text());
+      const tool = await callWorker('/mcp', { method: 'POST', token, headers: MCP_HEADERS, body: mcpBody(TOOLS[contract], big) });
+      expect(JSON.parse(await tool.text()).result.content[0].text).toBe(JSON.stringify({ error: 'Upstream 404', code: 'UPSTREAM_ERROR' }));
+    }
+    expect(await canisterRequests(user)).toEqual([]);
+    // Inside the folders the note is read as before.
+    const inside = await restGet(REST_ROUTES.note_outline, 'projects/alpha/plan.md', { token });
+    expect(inside.status).toBe(200);
+    expect(await canisterRequests(user)).toHaveLength(1);
+  });
+});
+
 // ---------------------------------------------------------------- scope: no way out through a lenient spelling
 
 const INVALID_PATH_REST = JSON.stringify({ error: 'Invalid path', code: 'INVALID_PATH' });
