@@ -23,9 +23,41 @@ export interface RequestLog {
   reason: string | null;
   /** Names of the configuration variables that failed (fixed vocabulary, never values); null when the configuration is valid. */
   config: string[] | null;
+  /** The MCP revision served (a value of SERVED_REVISIONS); null off /mcp or when the request names none. */
+  mcp: string | null;
+  /** The MCP client's name and version from its clientInfo, each reduced to a client token (clientToken); null when absent. */
+  client: string | null;
+  client_version: string | null;
 }
 
-export const LOG_FIELDS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason', 'config'] as const;
+export const LOG_FIELDS = [
+  'rid',
+  'surface',
+  'op',
+  'outcome',
+  'upstream',
+  'ms',
+  'sections',
+  'truncated',
+  'reason',
+  'config',
+  'mcp',
+  'client',
+  'client_version',
+] as const;
+
+/** Longest client name or version logged. */
+const MAX_CLIENT_TOKEN_CHARS = 32;
+
+/**
+ * A client-supplied name or version as a short token of a fixed character set: other characters
+ * become `_`, the rest is cut at MAX_CLIENT_TOKEN_CHARS; null when nothing usable is left.
+ */
+export function clientToken(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const token = value.slice(0, MAX_CLIENT_TOKEN_CHARS).replace(/[^A-Za-z0-9_.:/-]/g, '_');
+  return /[A-Za-z0-9]/.test(token) ? token : null;
+}
 
 export function statusClass(status: number | null): StatusClass {
   if (status == null) return 'none';
@@ -47,6 +79,9 @@ export function newRequestLog(surface: Surface, op: string): RequestLog {
     truncated: null,
     reason: null,
     config: null,
+    mcp: null,
+    client: null,
+    client_version: null,
   };
 }
 

@@ -11,7 +11,7 @@
  * taken for a 2026 request. Every refusal here has a fixed text and never
  * quotes the request.
  */
-import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { withoutOptionalWhitespace } from '../unsafe-text';
 
 /** The one sessionless revision this endpoint serves (server/discover, per-request `_meta`). */
@@ -188,4 +188,31 @@ export function decideEra(headers: Headers, message: unknown): EraDecision {
 
   if (isRequest && REFUSED_MODERN_METHODS.has(method)) return refuse(404, -32601, 'Method not found', 'RPC_ERROR');
   return { era: 'modern' };
+}
+
+export interface ClientDescription {
+  /** The served revision the request names: its `_meta` or header revision, or for `initialize` the one the answer gives. */
+  revision: string | null;
+  name: unknown;
+  version: unknown;
+}
+
+/**
+ * Which revision and which client a parsed message speaks for, for the log line only: the
+ * 2026-07-28 `_meta` clientInfo, or the 2025 `initialize` clientInfo. Values are returned raw;
+ * the log reduces them (clientToken).
+ */
+export function describeClient(headers: Headers, message: unknown): ClientDescription {
+  const params = isPlainObject(message) && isPlainObject(message.params) ? message.params : undefined;
+  const meta = params && isPlainObject(params._meta) ? params._meta : undefined;
+  const header = headerValue(headers, 'MCP-Protocol-Version');
+  let revision: string | null = null;
+  if (meta && meta[PROTOCOL_VERSION_META_KEY] === MODERN_REVISION) revision = MODERN_REVISION;
+  else if (header !== null && SERVED_REVISIONS.includes(header)) revision = header;
+  else if (isPlainObject(message) && message.method === 'initialize' && typeof params?.protocolVersion === 'string') {
+    // The SDK answers `initialize` with the requested revision when it serves it, else its newest.
+    revision = LEGACY_REVISIONS.includes(params.protocolVersion) ? params.protocolVersion : LEGACY_REVISIONS[0];
+  }
+  const info = meta && isPlainObject(meta[CLIENT_INFO_META_KEY]) ? meta[CLIENT_INFO_META_KEY] : params?.clientInfo;
+  return isPlainObject(info) ? { revision, name: info.name, version: info.version } : { revision, name: undefined, version: undefined };
 }

@@ -14,13 +14,13 @@
 import { authenticate } from '../auth/jwt';
 import { protectedResource, type ProtectedResource } from '../auth/resource';
 import { outcomeCode, restError, type ReadError } from '../errors';
-import type { RequestLog } from '../log';
+import { clientToken, type RequestLog } from '../log';
 import { resolveVault } from '../vault/path';
 import type { RouteContext } from './context';
 import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
 import { errorHeaders, isOriginAllowed, jsonResponse } from './responses';
 import { takeRateLimit } from '../rate-limit';
-import { answerIdOf, decideEra, type EraRefusal } from './mcp-era';
+import { answerIdOf, decideEra, describeClient, type EraRefusal } from './mcp-era';
 import { fixedErrorsOnRefusal } from './mcp-messages';
 import { serveExchange, type Exchange } from './mcp-server';
 
@@ -120,6 +120,11 @@ export async function mcpRoute({ request, config, log, endpointVault = null }: R
     return rpcError(400, -32600, 'Batch requests are not supported');
   }
   log.op = methodForLog(message);
+  // Which client broke, for operators: the revision and the client's name and version, as short safe tokens.
+  const client = describeClient(request.headers, message);
+  log.mcp = client.revision;
+  log.client = clientToken(client.name);
+  log.client_version = clientToken(client.version);
 
   // The protocol: era by exact comparison, then the SDK for that era.
   const era = decideEra(request.headers, message);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seedNotes, setFault, uniqueUser } from '../support/worker/canister';
-import { REST_ROUTES, TOOLS, callTool, callWorker, mintToken, restGet, testEnv } from '../support/worker/harness';
+import { MCP_HEADERS, REST_ROUTES, TOOLS, callTool, callWorker, mintToken, restGet, testEnv } from '../support/worker/harness';
 
-const ALLOWED_KEYS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason', 'config'];
+const ALLOWED_KEYS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason', 'config', 'mcp', 'client', 'client_version'];
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -148,5 +148,59 @@ describe('a misconfigured Worker says what is wrong, by name only', () => {
 
     const noKey = await callWorker('/health', { env: testEnv({ ENVIRONMENT: 'local', SESSION_SECRET: undefined }) });
     expect((await noKey.json<any>()).config.problems).toEqual([{ variable: 'SESSION_SECRET', reason: 'no_verification_key' }]);
+  });
+});
+
+describe('which client: the MCP revision and the client name and version', () => {
+  function mcpLine(body: unknown, headers: Record<string, string>, token: string): Promise<Record<string, unknown>> {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    return callWorker('/mcp', { method: 'POST', token, headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) }).then(() => {
+      vi.restoreAllMocks();
+      expect(lines).toHaveLength(1);
+      return JSON.parse(lines[0]);
+    });
+  }
+
+  it('a 2025 initialize logs the revision answered and its clientInfo', async () => {
+    const token = await mintToken({ sub: uniqueUser('logs-client') });
+    const init = (protocolVersion: string, clientInfo: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo } });
+    expect(await mcpLine(init('2025-06-18', { name: 'claude-ai', version: '0.9.1' }), {}, token)).toMatchObject({
+      op: 'initialize',
+      mcp: '2025-06-18',
+      client: 'claude-ai',
+      client_version: '0.9.1',
+    });
+    // An unknown requested revision is answered with the newest 2025 one; what the client sent is never logged.
+    expect(await mcpLine(init('1999-01-01', { name: 'Cursor Desktop', version: 'v1 (beta)' }), {}, token)).toMatchObject({
+      mcp: '2025-11-25',
+      client: 'Cursor_Desktop',
+      client_version: 'v1__beta_',
+    });
+  });
+
+  it('a 2026-07-28 request logs the revision and the _meta clientInfo, also when it is refused', async () => {
+    const token = await mintToken({ sub: uniqueUser('logs-client-26') });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'mcp-remote', version: '0.15.1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const body = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } };
+    const ok = await mcpLine(body, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' }, token);
+    expect(ok).toMatchObject({ outcome: 'ok', mcp: '2026-07-28', client: 'mcp-remote', client_version: '0.15.1' });
+    const refused = await mcpLine(body, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call' }, token);
+    expect(refused).toMatchObject({ outcome: 'HEADER_MISMATCH', client: 'mcp-remote', client_version: '0.15.1' });
+  });
+
+  it('hostile or overlong client values become short safe tokens or null, and the line stays bounded', async () => {
+    const token = await mintToken({ sub: uniqueUser('logs-client-hostile') });
+    const init = (clientInfo: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo } });
+    const long = await mcpLine(init({ name: `SENTINEL${'x'.repeat(500)}`, version: '<script>' }), {}, token);
+    expect(String(long.client).length).toBeLessThanOrEqual(32);
+    expect(long.client_version).toBe('_script_');
+    const empty = await mcpLine(init({ name: '\u202e\u0000', version: 7 }), {}, token);
+    expect(empty).toMatchObject({ client: null, client_version: null });
+    expect(await mcpLine({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, {}, token)).toMatchObject({ mcp: null, client: null });
   });
 });
