@@ -39,6 +39,11 @@ export interface RecordedRequest {
 }
 
 export interface DemoCanisterOptions {
+  /**
+   * Loopback address to listen on (default 127.0.0.1): 127.0.0.0/8, ::1 or localhost; anything else
+   * is refused with a TypeError. Requests are served only when their Host is `<address>:<port>` or
+   * `localhost:<port>` (else 421).
+   */
   host?: string;
   port?: number;
   /** Required value of X-Gateway-Auth; empty or absent denies every authenticated route. */

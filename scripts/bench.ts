@@ -41,7 +41,7 @@
  * already live), divided by the input's chars.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -56,6 +56,7 @@ import { analyzeWithMdast } from '../src/contracts/markdown';
 import { analyzeNote, runContractsWith, scanBlocks, type Analyzer } from '../src/contracts/analysis';
 import type { Frontmatter } from '../src/contracts/types';
 import { pathologicalCases, pathologicalNote } from '../test/support/markdown/pathological';
+import { cpuMs, workerdPids } from './lib/process.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sharedRoot = path.resolve(repoRoot, '../shared');
@@ -471,258 +472,296 @@ function pathologicalSection(): void {
 
 // ------------------------------------------------------------------ end to end
 
-/** workerd processes started (through Miniflare) by this process, found in /proc; empty where /proc is absent. */
-function workerdPids(): number[] {
-  const pids: number[] = [];
-  const descendants = new Set([process.pid]);
-  try {
-    const entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).sort((a, b) => a - b);
-    for (let pass = 0; pass < 3; pass++) {
-      for (const pid of entries) {
-        const stat = procStat(pid);
-        if (!stat || !descendants.has(stat.ppid) || descendants.has(pid)) continue;
-        descendants.add(pid);
-        if (stat.comm.includes('workerd')) pids.push(pid);
-      }
-    }
-  } catch {
-    return [];
-  }
-  return pids;
+const BENCH_CANISTER_SECRET = 'bench-canister-secret';
+const BENCH_SESSION_SECRET = 'bench-session-secret-0123456789abcdef';
+type MiniflareWorker = { ready: Promise<URL>; dispose(): Promise<void> };
+type Send = (notePath: string) => Promise<Response>;
+type McpEra = '2025-11-25' | '2026-07-28';
+
+interface BenchCanister {
+  url: string;
+  /** Requests received, and those refused for a wrong X-Gateway-Auth. */
+  calls: number;
+  refusals: number;
+  close(): void;
 }
 
-function procStat(pid: number): { comm: string; ppid: number; cpuTicks: number } | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = text.lastIndexOf(')');
-    const fields = text.slice(close + 2).split(' ');
-    return { comm: text.slice(text.indexOf('(') + 1, close), ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
-  } catch {
-    return null;
-  }
+/** What the Worker wrote: JSON log lines are counted, error output kept. */
+interface WorkerOutput {
+  logLines: number;
+  errorText: string;
 }
 
-/** CPU ms (user + system) used so far by the given processes; /proc counts in clock ticks of 10 ms. */
-function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) ticks += procStat(pid)?.cpuTicks ?? 0;
-  return ticks * 10;
+interface BenchClient {
+  health: Send;
+  noteOutline: Send;
+  noteOutlineWithoutToken: Send;
+  mcp(era: McpEra): Send;
 }
 
-async function endToEndSection(notes: Input[]): Promise<void> {
-  console.log(`\n## End to end: note outline over REST and over MCP tools/call on each era (single-note inputs) through the Worker (Miniflare/workerd), loopback canister\n`);
-  const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-'));
-  const canisterSecret = 'bench-canister-secret';
-  const sessionSecret = 'bench-session-secret-0123456789abcdef';
+/** One measured batch: sorted latencies, and workerd CPU ms per request (0 without /proc). */
+interface Batch {
+  latencies: number[];
+  cpu: number;
+}
+
+/** A loopback canister holding the bench notes: 401 without the gateway secret, 404 for an unknown path. */
+async function startBenchCanister(notes: Input[]): Promise<BenchCanister> {
   const bodies = new Map(notes.flatMap((input) => input.notes.map((note): [string, string] => [note.path, note.body])));
-  let workerLogLines = 0;
-  let workerErrorText = '';
-  let canisterCalls = 0;
-  let canisterRefusals = 0;
-  const canister = http.createServer((request, response) => {
-    canisterCalls++;
-    if (request.headers['x-gateway-auth'] !== canisterSecret) {
-      canisterRefusals++;
+  const canister: BenchCanister = { url: '', calls: 0, refusals: 0, close: () => server.close() };
+  const server = http.createServer((request, response) => {
+    canister.calls++;
+    if (request.headers['x-gateway-auth'] !== BENCH_CANISTER_SECRET) {
+      canister.refusals++;
       response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
       return;
     }
     const match = /^\/api\/v1\/notes\/(.+)$/.exec(new URL(request.url ?? '/', 'http://x').pathname);
     const notePath = match ? decodeURIComponent(match[1]) : '';
     const body = bodies.get(notePath);
-    if (body === undefined) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: notePath, frontmatter: '{}', body }));
+    if (body === undefined) response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: notePath, frontmatter: '{}', body }));
   });
-  await new Promise<void>((resolve) => canister.listen(0, '127.0.0.1', resolve));
-  const canisterUrl = `http://127.0.0.1:${(canister.address() as AddressInfo).port}`;
-  let mf: { ready: Promise<URL>; dispose(): Promise<void> } | undefined;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  canister.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return canister;
+}
+
+/** The Worker bundle as `wrangler deploy` would upload it (--dry-run, into outDir). */
+function buildWorkerBundle(outDir: string): void {
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outDir], {
+    cwd: repoRoot,
+    stdio: 'pipe',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+  });
+}
+
+/** The bundled Worker in Miniflare (workerd) on a loopback port, reading notes from the canister. */
+async function startWorker(outDir: string, canisterUrl: string, output: WorkerOutput): Promise<MiniflareWorker> {
+  const { Miniflare } = await import('miniflare');
+  return new Miniflare({
+    scriptPath: path.join(outDir, 'index.js'),
+    modules: true,
+    modulesRoot: outDir,
+    compatibilityDate: '2026-04-01',
+    host: '127.0.0.1',
+    port: 0,
+    // The Worker logs one JSON line per request; count them instead of printing them.
+    handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
+      stdout.on('data', (chunk: Buffer) => (output.logLines += chunk.toString().split('\n').filter(Boolean).length));
+      stderr.on('data', (chunk: Buffer) => (output.errorText += chunk.toString()));
+    },
+    handleStructuredLogs: (entry: { level: string; message: string }) => {
+      if (entry.level === 'error') output.errorText += entry.message;
+      else output.logLines++;
+    },
+    bindings: {
+      CANISTER_URL: canisterUrl,
+      CANISTER_AUTH_SECRET: BENCH_CANISTER_SECRET,
+      SESSION_SECRET: BENCH_SESSION_SECRET,
+      ENVIRONMENT: 'local',
+      CANISTER_TIMEOUT_MS: '30000',
+    },
+  }) as unknown as MiniflareWorker;
+}
+
+/** A one-hour viewer session token for the bench user. */
+async function benchToken(): Promise<string> {
+  const { SignJWT } = await import('jose');
+  return new SignJWT({ type: 'session', role: 'viewer' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('bench-user')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(BENCH_SESSION_SECRET));
+}
+
+/** The same tool call on each MCP era: 2025-11-25 (stateless after initialize) and 2026-07-28 (sessionless, _meta and headers). */
+function mcpToolCall(base: URL, token: string, era: McpEra, notePath: string): Promise<Response> {
+  const params: Record<string, unknown> = { name: 'get_note_outline', arguments: { path: notePath } };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': era,
+  };
+  if (era === '2026-07-28') {
+    params._meta = {
+      'io.modelcontextprotocol/protocolVersion': era,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': 'get_note_outline' });
+  }
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+  return fetch(new URL('/mcp', base), { method: 'POST', headers, body });
+}
+
+function benchClient(base: URL, token: string): BenchClient {
+  const outline = (notePath: string): URL => new URL(`/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, base);
+  return {
+    health: () => fetch(new URL('/health', base)),
+    noteOutline: (notePath) => fetch(outline(notePath), { headers: { authorization: `Bearer ${token}` } }),
+    noteOutlineWithoutToken: (notePath) => fetch(outline(notePath)),
+    mcp: (era) => (notePath) => mcpToolCall(base, token, era, notePath),
+  };
+}
+
+/**
+ * Null when the Worker serves note outlines through the canister, else why the section is skipped.
+ * Throws when the canister does not refuse a request without its secret. Resets the canister counters.
+ */
+async function probeWorker(canister: BenchCanister, client: BenchClient, notePath: string): Promise<string | null> {
+  const unauthenticated = await fetch(`${canister.url}/api/v1/notes/${encodeURIComponent(notePath)}`);
+  await unauthenticated.arrayBuffer();
+  if (unauthenticated.status !== 401) throw new Error('the loopback canister did not refuse a request without X-Gateway-Auth');
+  canister.calls = 0;
+  canister.refusals = 0;
+  const probe = await client.noteOutline(notePath);
+  const probeText = await probe.text();
+  if (probe.status === 404 && canister.calls === 0) return `skipped: GET /api/v1/note-outline is not served yet (404: ${probeText.slice(0, 120)})`;
+  if (probe.status !== 200) return `skipped: the probe answered ${probe.status} ${probeText.slice(0, 200)}`;
+  return null;
+}
+
+/**
+ * `count` sequential requests over `paths` (after a few warm-up ones), each expected to answer
+ * `expected`; workerd's CPU ticks are read around the batch.
+ */
+async function measure(workerd: number[], label: string, paths: string[], count: number, expected: number, send: Send): Promise<Batch> {
+  for (let index = 0; index < Math.min(quick ? 3 : 10, count); index++) await (await send(paths[index % paths.length])).arrayBuffer();
+  const latencies: number[] = [];
+  const cpuBefore = await cpuMs(workerd);
+  for (let index = 0; index < count; index++) {
+    const start = performance.now();
+    const response = await send(paths[index % paths.length]);
+    await response.arrayBuffer();
+    latencies.push(performance.now() - start);
+    if (response.status !== expected) throw new Error(`status ${response.status} for ${label}`);
+  }
+  const cpu = ((await cpuMs(workerd)) - cpuBefore) / count;
+  latencies.sort((a, b) => a - b);
+  process.stdout.write(`  measured ${label}: ${count} requests\n`);
+  return { latencies, cpu };
+}
+
+const at = (latencies: number[], quantile: number): number =>
+  latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(quantile * latencies.length) - 1))];
+
+/** CONTRACTS.note_outline per note in Node, for comparison with the Worker. */
+const inProcessMs = (input: Input): number =>
+  timeMedian(() => {
+    for (const note of input.notes) CONTRACTS.note_outline(note.path, {}, note.body);
+  }, quick ? 3 : 7, 1) / input.notes.length;
+
+/** Measures and tabulates the requests through the Worker: the three baselines, then per input REST and (single notes) both MCP eras. */
+class EndToEndTable {
+  readonly rows = [['request', 'chars/request', 'requests', 'p50 ms', 'p99 ms', 'p50 - 404', 'workerd CPU ms', 'CPU - health', 'in-process ms']];
+  private readonly small = quick ? 30 : 300;
+  private readonly client: BenchClient;
+  private readonly workerd: number[];
+  private healthCpu = 0;
+  private missingP50 = 0;
+
+  constructor(client: BenchClient, workerd: number[]) {
+    this.client = client;
+    this.workerd = workerd;
+  }
+
+  private cpu(value: number): string {
+    return this.workerd.length > 0 ? fixed(value, 2) : '-';
+  }
+
+  private row(label: string, chars: number, batch: Batch, beyond404: string, cpuBeyondHealth: string, inProcess: string): void {
+    const { latencies, cpu } = batch;
+    this.rows.push([label, String(chars), String(latencies.length), fixed(at(latencies, 0.5), 2), fixed(at(latencies, 0.99), 2), beyond404, this.cpu(cpu), cpuBeyondHealth, inProcess]);
+  }
+
+  async measureBaselines(firstPath: string): Promise<void> {
+    const health = await measure(this.workerd, 'GET /health', ['/health'], this.small, 200, this.client.health);
+    const refused = await measure(this.workerd, 'no token (401)', [firstPath], this.small, 401, this.client.noteOutlineWithoutToken);
+    const missing = await measure(this.workerd, 'missing note (404)', ['bench/missing.md'], this.small, 404, this.client.noteOutline);
+    this.healthCpu = health.cpu;
+    this.missingP50 = at(missing.latencies, 0.5);
+    this.row('GET /health (no auth, no canister)', 0, health, '-', '0', '-');
+    this.row('401 (routing, token refused)', 0, refused, '-', this.cpu(refused.cpu - this.healthCpu), '-');
+    this.row('404 (JWT verify + canister round trip)', 0, missing, '0', this.cpu(missing.cpu - this.healthCpu), '-');
+  }
+
+  private requestCount(input: Input): number {
+    if (input.chars / input.notes.length > 500_000) return quick ? 5 : 40;
+    return input.notes.length > 1 ? (quick ? input.notes.length : 3 * input.notes.length) : this.small;
+  }
+
+  private addRequestRow(label: string, chars: number, batch: Batch, inProcess: string): void {
+    const beyond404 = fixed(at(batch.latencies, 0.5) - this.missingP50, 2);
+    this.row(label, chars, batch, beyond404, this.cpu(batch.cpu - this.healthCpu), inProcess);
+  }
+
+  async measureInput(input: Input): Promise<void> {
+    const paths = input.notes.map((note) => note.path);
+    const count = this.requestCount(input);
+    const rest = await measure(this.workerd, input.name, paths, count, 200, this.client.noteOutline);
+    this.addRequestRow(`note-outline ${input.name}`, Math.round(input.chars / input.notes.length), rest, fixed(inProcessMs(input), 2));
+    if (input.notes.length !== 1) return;
+    for (const era of ['2025-11-25', '2026-07-28'] as const) {
+      const probeCall = await this.client.mcp(era)(paths[0]);
+      const probeBody = await probeCall.text();
+      if (probeCall.status !== 200 || probeBody.includes('"isError":true') || probeBody.includes('"error":{')) {
+        throw new Error(`MCP ${era}: status ${probeCall.status} for ${input.name}`);
+      }
+      const mcp = await measure(this.workerd, `${input.name} MCP ${era}`, paths, count, 200, this.client.mcp(era));
+      this.addRequestRow(`MCP tools/call ${era} ${input.name}`, input.chars, mcp, '-');
+    }
+  }
+}
+
+function printEndToEnd(rows: string[][], canister: BenchCanister, output: WorkerOutput, workerdFound: boolean): void {
+  console.log('');
+  console.log(table(rows));
+  console.log(`\ncanister calls ${canister.calls}, refused for a wrong X-Gateway-Auth: ${canister.refusals}; Worker log lines ${output.logLines}`);
+  if (output.errorText) console.log(`Worker stderr: ${output.errorText.slice(0, 500)}`);
+  console.log(
+    '(sequential requests over loopback HTTP. workerd CPU ms = user+system CPU of the workerd process (from /proc) over\n' +
+      'the run, divided by the requests: the Worker\'s own CPU per request including workerd\'s HTTP handling; "CPU -\n' +
+      'health" takes away what a no-op request costs. "p50 - 404" = wall time beyond a request that pays the same JWT\n' +
+      'check and canister round trip. in-process ms = CONTRACTS.note_outline per note in Node, for comparison.)',
+  );
+  if (!workerdFound) console.log('(workerd process not found under this process: CPU columns not measured)');
+}
+
+/** Probes the running Worker, measures every row and prints the table. */
+async function measureThroughWorker(notes: Input[], canister: BenchCanister, worker: MiniflareWorker, output: WorkerOutput): Promise<void> {
+  const client = benchClient(await worker.ready, await benchToken());
+  const firstPath = notes[0].notes[0].path;
+  const skipped = await probeWorker(canister, client, firstPath);
+  if (skipped !== null) {
+    console.log(skipped);
+    return;
+  }
+  // workerd processes started (through Miniflare) by this process.
+  const workerd = await workerdPids((pid) => pid === process.pid);
+  const measured = new EndToEndTable(client, workerd);
+  await measured.measureBaselines(firstPath);
+  for (const input of notes) await measured.measureInput(input);
+  printEndToEnd(measured.rows, canister, output, workerd.length > 0);
+}
+
+async function endToEndSection(notes: Input[]): Promise<void> {
+  console.log(`\n## End to end: note outline over REST and over MCP tools/call on each era (single-note inputs) through the Worker (Miniflare/workerd), loopback canister\n`);
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-'));
+  const canister = await startBenchCanister(notes);
+  const output: WorkerOutput = { logLines: 0, errorText: '' };
+  let worker: MiniflareWorker | undefined;
   try {
     console.log('building the Worker bundle (wrangler deploy --dry-run) and starting Miniflare...');
-    execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outDir], {
-      cwd: repoRoot,
-      stdio: 'pipe',
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-    });
-    const { Miniflare } = await import('miniflare');
-    const { SignJWT } = await import('jose');
-    mf = new Miniflare({
-      scriptPath: path.join(outDir, 'index.js'),
-      modules: true,
-      modulesRoot: outDir,
-      compatibilityDate: '2026-04-01',
-      host: '127.0.0.1',
-      port: 0,
-      // The Worker logs one JSON line per request; count them instead of printing them.
-      handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
-        stdout.on('data', (chunk: Buffer) => (workerLogLines += chunk.toString().split('\n').filter(Boolean).length));
-        stderr.on('data', (chunk: Buffer) => (workerErrorText += chunk.toString()));
-      },
-      handleStructuredLogs: (entry: { level: string; message: string }) => {
-        if (entry.level === 'error') workerErrorText += entry.message;
-        else workerLogLines++;
-      },
-      bindings: {
-        CANISTER_URL: canisterUrl,
-        CANISTER_AUTH_SECRET: canisterSecret,
-        SESSION_SECRET: sessionSecret,
-        ENVIRONMENT: 'local',
-        CANISTER_TIMEOUT_MS: '30000',
-      },
-    }) as unknown as { ready: Promise<URL>; dispose(): Promise<void> };
-    const base = await mf.ready;
-    const token = await new SignJWT({ type: 'session', role: 'viewer' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('bench-user')
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode(sessionSecret));
-    const get = async (notePath: string): Promise<Response> =>
-      fetch(new URL(`/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, base), {
-        headers: { authorization: `Bearer ${token}` },
-      });
-
-    const unauthenticated = await fetch(`${canisterUrl}/api/v1/notes/${encodeURIComponent(notes[0].notes[0].path)}`);
-    await unauthenticated.arrayBuffer();
-    if (unauthenticated.status !== 401) throw new Error('the loopback canister did not refuse a request without X-Gateway-Auth');
-    canisterCalls = 0;
-    canisterRefusals = 0;
-
-    const probe = await get(notes[0].notes[0].path);
-    const probeText = await probe.text();
-    if (probe.status === 404 && canisterCalls === 0) {
-      console.log(`skipped: GET /api/v1/note-outline is not served yet (404: ${probeText.slice(0, 120)})`);
-      return;
-    }
-    if (probe.status !== 200) {
-      console.log(`skipped: the probe answered ${probe.status} ${probeText.slice(0, 200)}`);
-      return;
-    }
-    const workerd = workerdPids();
-    let lastCpu = 0;
-    const measure = async (
-      label: string,
-      paths: string[],
-      count: number,
-      expected: number,
-      authorized = true,
-      send?: (notePath: string) => Promise<Response>,
-    ): Promise<number[]> => {
-      const request = (notePath: string): Promise<Response> =>
-        send
-          ? send(notePath)
-          : notePath === '/health'
-          ? fetch(new URL('/health', base))
-          : authorized
-            ? get(notePath)
-            : fetch(new URL(`/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, base));
-      for (let index = 0; index < Math.min(quick ? 3 : 10, count); index++) await (await request(paths[index % paths.length])).arrayBuffer();
-      const latencies: number[] = [];
-      const cpuBefore = cpuMs(workerd);
-      for (let index = 0; index < count; index++) {
-        const start = performance.now();
-        const response = await request(paths[index % paths.length]);
-        await response.arrayBuffer();
-        latencies.push(performance.now() - start);
-        if (response.status !== expected) throw new Error(`status ${response.status} for ${label}`);
-      }
-      lastCpu = (cpuMs(workerd) - cpuBefore) / count;
-      latencies.sort((a, b) => a - b);
-      process.stdout.write(`  measured ${label}: ${count} requests\n`);
-      return latencies;
-    };
-    // The same tool call on each MCP era: 2025-11-25 (stateless after initialize) and 2026-07-28 (sessionless, _meta and headers).
-    const mcpCall = (era: '2025-11-25' | '2026-07-28', notePath: string): Promise<Response> => {
-      const params: Record<string, unknown> = { name: 'get_note_outline', arguments: { path: notePath } };
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': era,
-      };
-      if (era === '2026-07-28') {
-        params._meta = {
-          'io.modelcontextprotocol/protocolVersion': era,
-          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        };
-        Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': 'get_note_outline' });
-      }
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
-      return fetch(new URL('/mcp', base), { method: 'POST', headers, body });
-    };
-    const at = (latencies: number[], quantile: number): number =>
-      latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(quantile * latencies.length) - 1))];
-    const inProcess = (input: Input): number =>
-      timeMedian(() => {
-        for (const note of input.notes) CONTRACTS.note_outline(note.path, {}, note.body);
-      }, quick ? 3 : 7, 1) / input.notes.length;
-
-    const small = quick ? 30 : 300;
-    const health = await measure('GET /health', ['/health'], small, 200);
-    const healthCpu = lastCpu;
-    const refused = await measure('no token (401)', [notes[0].notes[0].path], small, 401, false);
-    const refusedCpu = lastCpu;
-    const missing = await measure('missing note (404)', ['bench/missing.md'], small, 404);
-    const missingCpu = lastCpu;
-    const cpu = (value: number): string => (workerd.length > 0 ? fixed(value, 2) : '-');
-    const rows = [['request', 'chars/request', 'requests', 'p50 ms', 'p99 ms', 'p50 - 404', 'workerd CPU ms', 'CPU - health', 'in-process ms']];
-    rows.push(['GET /health (no auth, no canister)', '0', String(health.length), fixed(at(health, 0.5), 2), fixed(at(health, 0.99), 2), '-', cpu(healthCpu), '0', '-']);
-    rows.push(['401 (routing, token refused)', '0', String(refused.length), fixed(at(refused, 0.5), 2), fixed(at(refused, 0.99), 2), '-', cpu(refusedCpu), cpu(refusedCpu - healthCpu), '-']);
-    rows.push(['404 (JWT verify + canister round trip)', '0', String(missing.length), fixed(at(missing, 0.5), 2), fixed(at(missing, 0.99), 2), '0', cpu(missingCpu), cpu(missingCpu - healthCpu), '-']);
-    for (const input of notes) {
-      const paths = input.notes.map((note) => note.path);
-      const count = input.chars / input.notes.length > 500_000 ? (quick ? 5 : 40) : input.notes.length > 1 ? (quick ? input.notes.length : 3 * input.notes.length) : small;
-      const latencies = await measure(input.name, paths, count, 200);
-      const p50 = at(latencies, 0.5);
-      rows.push([
-        `note-outline ${input.name}`,
-        String(Math.round(input.chars / input.notes.length)),
-        String(count),
-        fixed(p50, 2),
-        fixed(at(latencies, 0.99), 2),
-        fixed(p50 - at(missing, 0.5), 2),
-        cpu(lastCpu),
-        cpu(lastCpu - healthCpu),
-        fixed(inProcess(input), 2),
-      ]);
-      if (input.notes.length !== 1) continue;
-      for (const era of ['2025-11-25', '2026-07-28'] as const) {
-        const probeCall = await mcpCall(era, paths[0]);
-        const probeBody = await probeCall.text();
-        if (probeCall.status !== 200 || probeBody.includes('"isError":true') || probeBody.includes('"error":{')) {
-          throw new Error(`MCP ${era}: status ${probeCall.status} for ${input.name}`);
-        }
-        const mcp = await measure(`${input.name} MCP ${era}`, paths, count, 200, true, (notePath) => mcpCall(era, notePath));
-        rows.push([
-          `MCP tools/call ${era} ${input.name}`,
-          String(input.chars),
-          String(count),
-          fixed(at(mcp, 0.5), 2),
-          fixed(at(mcp, 0.99), 2),
-          fixed(at(mcp, 0.5) - at(missing, 0.5), 2),
-          cpu(lastCpu),
-          cpu(lastCpu - healthCpu),
-          '-',
-        ]);
-      }
-    }
-    console.log('');
-    console.log(table(rows));
-    console.log(`\ncanister calls ${canisterCalls}, refused for a wrong X-Gateway-Auth: ${canisterRefusals}; Worker log lines ${workerLogLines}`);
-    if (workerErrorText) console.log(`Worker stderr: ${workerErrorText.slice(0, 500)}`);
-    console.log(
-      '(sequential requests over loopback HTTP. workerd CPU ms = user+system CPU of the workerd process (from /proc) over\n' +
-        'the run, divided by the requests: the Worker\'s own CPU per request including workerd\'s HTTP handling; "CPU -\n' +
-        'health" takes away what a no-op request costs. "p50 - 404" = wall time beyond a request that pays the same JWT\n' +
-        'check and canister round trip. in-process ms = CONTRACTS.note_outline per note in Node, for comparison.)',
-    );
-    if (workerd.length === 0) console.log('(workerd process not found under this process: CPU columns not measured)');
+    buildWorkerBundle(outDir);
+    worker = await startWorker(outDir, canister.url, output);
+    await measureThroughWorker(notes, canister, worker, output);
   } catch (error) {
     console.log(`skipped: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   } finally {
-    await mf?.dispose();
+    await worker?.dispose();
     canister.close();
     rmSync(outDir, { recursive: true, force: true });
   }

@@ -18,15 +18,16 @@
  *   npm run load -- --duration 60 --levels 1,16,64
  *   npm run load -- --base http://127.0.0.1:8787 --token "$TOKEN"
  */
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
 import { loadVault } from '../demo/canister.mjs';
+import { isLoopbackHost } from '../demo/lib/loopback.mjs';
 import { DEMO_USER, DEMO_VAULT, DEV_SESSION_SECRET, WORKER_PORT } from './dev-config.mjs';
-import { parseOptions } from './cli-options.mjs';
+import { errorMessage, parseCommandLine } from './lib/cli.mjs';
+import { healthStatus, parseJson } from './lib/http.mjs';
+import { CONTRACTS, MCP_ACCEPT, jsonRpcBody } from './lib/mcp.mjs';
+import { isWranglerDev, rssKiB, sleep, workerdPids } from './lib/process.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VAULT_DIR = path.join(REPO_ROOT, 'demo', 'vault');
@@ -39,19 +40,6 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const RSS_SAMPLE_MS = 250;
 /** How often a running level reports its progress on stderr. */
 const PROGRESS_EVERY_MS = 5_000;
-const MCP_ACCEPT = 'application/json, text/event-stream';
-const REST_ROUTES = {
-  note_outline: '/api/v1/note-outline',
-  document_tree: '/api/v1/document-tree',
-  metadata_facets: '/api/v1/metadata-facets',
-  section_source: '/api/v1/section-source',
-};
-const TOOLS = {
-  note_outline: 'get_note_outline',
-  document_tree: 'get_document_tree',
-  metadata_facets: 'get_metadata_facets',
-  section_source: 'get_section_source',
-};
 
 const USAGE = `Usage: npm run load -- [--duration <seconds per level>] [--levels 1,16,64] [--base <loopback URL>] [--token <JWT>]
   --duration  seconds per concurrency level (default ${DEFAULT_DURATION_S}, at most ${MAX_DURATION_S})
@@ -64,27 +52,9 @@ Progress lines go to stderr every ${PROGRESS_EVERY_MS / 1000} s; the result tabl
 
 class UsageError extends Error {}
 
-/** @param {string} hostname */
-function isLoopbackHost(hostname) {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
 /** @param {string[]} argv */
 function parseLoadArgs(argv) {
-  const values = parseOptions(
-    argv,
-    {
-      duration: { type: 'string' },
-      levels: { type: 'string' },
-      base: { type: 'string' },
-      token: { type: 'string' },
-      vault: { type: 'string' },
-      notes: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    UsageError,
-  );
+  const values = parseCommandLine(argv, { strings: ['duration', 'levels', 'base', 'token', 'vault', 'notes'] }, UsageError);
   if (values.help) return null;
   const durationS = values.duration === undefined ? DEFAULT_DURATION_S : Number(values.duration);
   if (!Number.isFinite(durationS) || durationS <= 0 || durationS > MAX_DURATION_S) {
@@ -123,70 +93,8 @@ async function devToken() {
 
 // ---------------------------------------------------------------- memory sampling
 
-const execFileAsync = promisify(execFile);
-
-/**
- * @param {number} pid
- * @returns {Promise<number | null>}
- */
-async function parentPid(pid) {
-  try {
-    const match = /^PPid:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * True when an ancestor of pid is `wrangler dev`: the workerd of `npm start`, not one of a
- * concurrent vitest run (whose workerd processes descend from vitest).
- * @param {number} pid
- */
-async function descendsFromWranglerDev(pid) {
-  let current = await parentPid(pid);
-  for (let depth = 0; current !== null && current > 1 && depth < 16; depth += 1) {
-    try {
-      const cmdline = (await readFile(`/proc/${current}/cmdline`, 'utf8')).split('\0');
-      if (cmdline.some((arg) => /wrangler/.test(arg)) && cmdline.includes('dev')) return true;
-    } catch {
-      return false;
-    }
-    current = await parentPid(current);
-  }
-  return false;
-}
-
-/** PIDs of the running workerd processes of `wrangler dev` (empty when none or when pgrep is unavailable). */
-async function workerdPids() {
-  let candidates;
-  try {
-    const { stdout } = await execFileAsync('pgrep', ['-f', 'workerd']);
-    candidates = stdout
-      .split('\n')
-      .map((line) => Number(line.trim()))
-      .filter((pid) => Number.isInteger(pid) && pid > 0 && pid !== process.pid);
-  } catch {
-    return [];
-  }
-  const keep = await Promise.all(candidates.map(descendsFromWranglerDev));
-  return candidates.filter((_pid, i) => keep[i]);
-}
-
-/**
- * VmRSS of a process in KiB, or null when it is gone or has no status (e.g. a zombie).
- * @param {number} pid
- * @returns {Promise<number | null>}
- */
-async function rssKiB(pid) {
-  try {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
-  }
-}
+/** PIDs of the running workerd processes of `wrangler dev` (not those of a concurrent vitest run); empty without /proc. */
+const wranglerWorkerdPids = () => workerdPids(isWranglerDev);
 
 /** Samples workerd RSS until stopped; peak of the summed RSS and of the largest single process. */
 function startRssSampler() {
@@ -197,7 +105,7 @@ function startRssSampler() {
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
-      const pids = await workerdPids();
+      const pids = await wranglerWorkerdPids();
       const values = (await Promise.all(pids.map(rssKiB))).filter((v) => v !== null);
       if (values.length > 0) {
         samples += 1;
@@ -205,7 +113,7 @@ function startRssSampler() {
         peakTotalKiB = Math.max(peakTotalKiB, values.reduce((a, b) => a + b, 0));
         peakProcessKiB = Math.max(peakProcessKiB, ...values);
       }
-      await new Promise((resolve) => setTimeout(resolve, RSS_SAMPLE_MS));
+      await sleep(RSS_SAMPLE_MS);
     }
   })();
   return {
@@ -224,6 +132,68 @@ function startRssSampler() {
  * `send` resolves to null on success or to a short error class (never response text).
  */
 
+/** The operation-label key of a contract: `note_outline` for the route `note-outline`. */
+const contractKey = (/** @type {typeof CONTRACTS[number]} */ contract) => contract.route.replace(/-/g, '_');
+
+/**
+ * GET of one REST route for one note: 200 with a payload.
+ * @param {string} base
+ * @param {Record<string, string>} headers
+ * @param {typeof CONTRACTS[number]} contract
+ * @param {string} notePath
+ * @returns {Operation}
+ */
+function restOperation(base, headers, contract, notePath) {
+  const label = `rest ${contractKey(contract)}`;
+  const url = `${base}/api/v1/${contract.route}?path=${encodeURIComponent(notePath)}`;
+  return {
+    label,
+    async send(signal) {
+      const res = await fetch(url, { headers, signal });
+      const text = await res.text();
+      if (res.status !== 200) return `${label} HTTP ${res.status}`;
+      return text.startsWith('{"schema":') ? null : `${label} unexpected body`;
+    },
+  };
+}
+
+/**
+ * Why an MCP tools/call answer is not a successful one, or null.
+ * @param {string} label
+ * @param {number} status
+ * @param {string} text
+ */
+function mcpFailure(label, status, text) {
+  if (status !== 200) return `${label} HTTP ${status}`;
+  const rpc = /** @type {any} */ (parseJson(text));
+  if (rpc === undefined) return `${label} non-JSON`;
+  if (rpc.error) return `${label} JSON-RPC ${rpc.error.code}`;
+  if (rpc.result?.isError) return `${label} tool error`;
+  return rpc.result?.structuredContent ? null : `${label} no structuredContent`;
+}
+
+/**
+ * MCP tools/call of one contract's tool for one note; ids count up across all MCP operations.
+ * @param {string} base
+ * @param {Record<string, string>} headers
+ * @param {typeof CONTRACTS[number]} contract
+ * @param {string} notePath
+ * @param {() => number} nextId
+ * @returns {Operation}
+ */
+function mcpOperation(base, headers, contract, notePath, nextId) {
+  const label = `mcp ${contract.tool}`;
+  const params = { name: contract.tool, arguments: { path: notePath } };
+  return {
+    label,
+    async send(signal) {
+      const body = jsonRpcBody(nextId(), 'tools/call', params);
+      const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', Accept: MCP_ACCEPT }, body, signal });
+      return mcpFailure(label, res.status, await res.text());
+    },
+  };
+}
+
 /**
  * Every (note, contract, surface) combination; REST and MCP alternate.
  * @param {string} base
@@ -233,47 +203,12 @@ function startRssSampler() {
  * @returns {Operation[]}
  */
 function buildOperations(base, token, vault, notePaths) {
-  const auth = { Authorization: `Bearer ${token}`, 'X-Vault-Id': vault };
-  /** @type {Operation[]} */
-  const operations = [];
+  const headers = { Authorization: `Bearer ${token}`, 'X-Vault-Id': vault };
   let rpcId = 0;
-  for (const notePath of notePaths) {
-    for (const contract of /** @type {Array<keyof typeof REST_ROUTES>} */ (Object.keys(REST_ROUTES))) {
-      operations.push({
-        label: `rest ${contract}`,
-        async send(signal) {
-          const res = await fetch(`${base}${REST_ROUTES[contract]}?path=${encodeURIComponent(notePath)}`, { headers: auth, signal });
-          const text = await res.text();
-          if (res.status !== 200) return `rest ${contract} HTTP ${res.status}`;
-          return text.startsWith('{"schema":') ? null : `rest ${contract} unexpected body`;
-        },
-      });
-      operations.push({
-        label: `mcp ${TOOLS[contract]}`,
-        async send(signal) {
-          rpcId += 1;
-          const res = await fetch(`${base}/mcp`, {
-            method: 'POST',
-            headers: { ...auth, 'Content-Type': 'application/json', Accept: MCP_ACCEPT },
-            body: JSON.stringify({ jsonrpc: '2.0', id: rpcId, method: 'tools/call', params: { name: TOOLS[contract], arguments: { path: notePath } } }),
-            signal,
-          });
-          const text = await res.text();
-          if (res.status !== 200) return `mcp ${TOOLS[contract]} HTTP ${res.status}`;
-          let rpc;
-          try {
-            rpc = JSON.parse(text);
-          } catch {
-            return `mcp ${TOOLS[contract]} non-JSON`;
-          }
-          if (rpc.error) return `mcp ${TOOLS[contract]} JSON-RPC ${rpc.error.code}`;
-          if (rpc.result?.isError) return `mcp ${TOOLS[contract]} tool error`;
-          return rpc.result?.structuredContent ? null : `mcp ${TOOLS[contract]} no structuredContent`;
-        },
-      });
-    }
-  }
-  return operations;
+  const nextId = () => ++rpcId;
+  return notePaths.flatMap((notePath) =>
+    CONTRACTS.flatMap((contract) => [restOperation(base, headers, contract, notePath), mcpOperation(base, headers, contract, notePath, nextId)]),
+  );
 }
 
 /** @param {number[]} sorted @param {number} q */
@@ -281,6 +216,48 @@ function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
   return sorted[index];
+}
+
+/** @param {Map<string, number>} errors */
+const errorTotal = (errors) => [...errors.values()].reduce((a, b) => a + b, 0);
+
+/**
+ * Requests/s, latency quantiles and errors of one level.
+ * @param {number} concurrency
+ * @param {number[]} latencies
+ * @param {Map<string, number>} errors count per error class
+ * @param {number} elapsedMs
+ */
+function levelResult(concurrency, latencies, errors, elapsedMs) {
+  latencies.sort((a, b) => a - b);
+  return {
+    concurrency,
+    requests: latencies.length,
+    elapsedMs,
+    rps: latencies.length / (elapsedMs / 1000),
+    p50: quantile(latencies, 0.5),
+    p95: quantile(latencies, 0.95),
+    p99: quantile(latencies, 0.99),
+    max: latencies[latencies.length - 1] ?? NaN,
+    errorCount: errorTotal(errors),
+    errors,
+  };
+}
+
+/**
+ * One request of the mix: its latency, and its error class when it failed.
+ * @param {Operation} operation
+ * @returns {Promise<{ ms: number, failure: string | null }>}
+ */
+async function timeOperation(operation) {
+  const t0 = performance.now();
+  let failure;
+  try {
+    failure = await operation.send(AbortSignal.timeout(REQUEST_TIMEOUT_MS));
+  } catch (error) {
+    failure = error instanceof Error && error.name === 'TimeoutError' ? `${operation.label} timeout` : `${operation.label} network error`;
+  }
+  return { ms: performance.now() - t0, failure };
 }
 
 /**
@@ -298,44 +275,20 @@ async function runLevel(operations, concurrency, durationMs, onProgress) {
   let next = 0;
   const startedAt = performance.now();
   const deadline = startedAt + durationMs;
-
   const client = async () => {
     while (performance.now() < deadline) {
-      const operation = operations[next % operations.length];
-      next += 1;
-      const t0 = performance.now();
-      let failure;
-      try {
-        failure = await operation.send(AbortSignal.timeout(REQUEST_TIMEOUT_MS));
-      } catch (error) {
-        failure = error instanceof Error && error.name === 'TimeoutError' ? `${operation.label} timeout` : `${operation.label} network error`;
-      }
-      latencies.push(performance.now() - t0);
+      const { ms, failure } = await timeOperation(operations[next++ % operations.length]);
+      latencies.push(ms);
       if (failure) errors.set(failure, (errors.get(failure) ?? 0) + 1);
     }
   };
-  const progress = setInterval(() => {
-    onProgress(performance.now() - startedAt, latencies.length, [...errors.values()].reduce((a, b) => a + b, 0));
-  }, PROGRESS_EVERY_MS);
+  const progress = setInterval(() => onProgress(performance.now() - startedAt, latencies.length, errorTotal(errors)), PROGRESS_EVERY_MS);
   try {
     await Promise.all(Array.from({ length: concurrency }, client));
   } finally {
     clearInterval(progress);
   }
-  const elapsedMs = performance.now() - startedAt;
-  latencies.sort((a, b) => a - b);
-  return {
-    concurrency,
-    requests: latencies.length,
-    elapsedMs,
-    rps: latencies.length / (elapsedMs / 1000),
-    p50: quantile(latencies, 0.5),
-    p95: quantile(latencies, 0.95),
-    p99: quantile(latencies, 0.99),
-    max: latencies[latencies.length - 1] ?? NaN,
-    errorCount: [...errors.values()].reduce((a, b) => a + b, 0),
-    errors,
-  };
+  return levelResult(concurrency, latencies, errors, performance.now() - startedAt);
 }
 
 /** @param {number} kib */
@@ -343,101 +296,154 @@ const mib = (kib) => (kib / 1024).toFixed(1);
 /** @param {number} ms */
 const fmtMs = (ms) => (Number.isFinite(ms) ? ms.toFixed(1) : '-');
 
-async function main() {
-  let options;
+/**
+ * @typedef {NonNullable<ReturnType<typeof parseLoadArgs>>} LoadOptions
+ * @typedef {Awaited<ReturnType<typeof runLevel>>} LevelResult
+ * @typedef {Awaited<ReturnType<ReturnType<typeof startRssSampler>['stop']>>} RssPeaks
+ */
+
+/**
+ * The options, or the exit code when there is nothing to run (help: 0, a usage error: 2).
+ * @returns {LoadOptions | number}
+ */
+function optionsOrExitCode() {
   try {
-    options = parseLoadArgs(process.argv.slice(2));
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`load: ${error.message}\n${USAGE}\n`);
-      return 2;
-    }
-    throw error;
-  }
-  if (options === null) {
+    const options = parseLoadArgs(process.argv.slice(2));
+    if (options !== null) return options;
     process.stdout.write(`${USAGE}\n`);
     return 0;
-  }
-
-  try {
-    const health = await fetch(`${options.base}/health`, { signal: AbortSignal.timeout(5_000) });
-    if (health.status !== 200) throw new Error(`HTTP ${health.status}`);
-    await health.body?.cancel();
   } catch (error) {
-    process.stderr.write(
-      `load: ${options.base}/health is not answering (${error instanceof Error ? error.message : String(error)}); start the Worker with \`npm start\` first.\n`,
-    );
-    return 1;
-  }
-
-  const token = options.token ?? (await devToken());
-  let notePaths;
-  try {
-    notePaths = (await loadVault(options.notesDir)).map((note) => note.path);
-  } catch (error) {
-    process.stderr.write(`load: cannot read --notes ${options.notesDir} (${error instanceof Error ? error.message : String(error)})\n`);
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`load: ${error.message}\n${USAGE}\n`);
     return 2;
   }
-  if (notePaths.length === 0) {
-    process.stderr.write(`load: ${options.notesDir} has no *.md notes\n`);
-    return 1;
+}
+
+/**
+ * True when the Worker answers /health; else says so on stderr.
+ * @param {string} base
+ */
+async function workerIsUp(base) {
+  try {
+    const status = await healthStatus(base, 5_000);
+    if (status !== 200) throw new Error(`HTTP ${status}`);
+    return true;
+  } catch (error) {
+    process.stderr.write(`load: ${base}/health is not answering (${errorMessage(error)}); start the Worker with \`npm start\` first.\n`);
+    return false;
   }
-  const operations = buildOperations(options.base, token, options.vault, notePaths);
-  const workerdCount = (await workerdPids()).length;
+}
 
-  process.stdout.write(
-    `Knowtation Edge load run against ${options.base}: ${notePaths.length} notes x 4 contracts x (REST + MCP) = ${operations.length} distinct requests\n` +
-      `levels ${options.levels.join(', ')} x ${options.durationMs / 1000} s; workerd processes seen: ${workerdCount}; Node ${process.version}\n\n`,
-  );
+/**
+ * The note paths to request, or the exit code when there are none (2: unreadable folder, 1: empty).
+ * @param {string} notesDir
+ * @returns {Promise<string[] | number>}
+ */
+async function notePathsOrExitCode(notesDir) {
+  let notePaths;
+  try {
+    notePaths = (await loadVault(notesDir)).map((note) => note.path);
+  } catch (error) {
+    process.stderr.write(`load: cannot read --notes ${notesDir} (${errorMessage(error)})\n`);
+    return 2;
+  }
+  if (notePaths.length > 0) return notePaths;
+  process.stderr.write(`load: ${notesDir} has no *.md notes\n`);
+  return 1;
+}
 
-  // Warm-up outside the measurement: one pass over every operation, sequentially.
-  const totalSeconds = (options.levels.length * options.durationMs) / 1000;
-  process.stderr.write(`load: warm-up pass of ${operations.length} requests, then ${options.levels.length} levels x ${options.durationMs / 1000} s (about ${Math.ceil(totalSeconds)} s) ...\n`);
-  let warmupErrors = 0;
+/**
+ * One pass over every operation, sequentially, outside the measurement; the number that failed.
+ * @param {Operation[]} operations
+ */
+async function warmUp(operations) {
+  let errors = 0;
   for (const operation of operations) {
     try {
-      if (await operation.send(AbortSignal.timeout(REQUEST_TIMEOUT_MS))) warmupErrors += 1;
+      if (await operation.send(AbortSignal.timeout(REQUEST_TIMEOUT_MS))) errors += 1;
     } catch {
-      warmupErrors += 1;
+      errors += 1;
     }
   }
+  return errors;
+}
 
-  const header = 'concurrency  requests   req/s    p50 ms   p95 ms   p99 ms   max ms  errors  peak workerd RSS (sum / largest)';
-  process.stdout.write(`${header}\n${'-'.repeat(header.length)}\n`);
-  let totalErrors = warmupErrors;
-  let overallPeakKiB = 0;
+/**
+ * The table row of one level and its error lines.
+ * @param {LevelResult} result
+ * @param {RssPeaks} rss
+ */
+function printLevel(result, rss) {
+  const rssText = rss.samples > 0 ? `${mib(rss.peakTotalKiB)} MiB / ${mib(rss.peakProcessKiB)} MiB (${rss.processes} proc)` : 'n/a (no workerd found)';
+  process.stdout.write(
+    `${String(result.concurrency).padStart(11)}  ${String(result.requests).padStart(8)}  ${result.rps.toFixed(1).padStart(7)}  ${fmtMs(result.p50).padStart(7)}  ${fmtMs(result.p95).padStart(7)}  ${fmtMs(result.p99).padStart(7)}  ${fmtMs(result.max).padStart(7)}  ${String(result.errorCount).padStart(6)}  ${rssText}\n`,
+  );
+  for (const [kind, count] of result.errors) process.stdout.write(`             error: ${kind} x ${count}\n`);
+}
+
+/**
+ * Runs each level with the RSS sampler, printing its row as it ends.
+ * @param {Operation[]} operations
+ * @param {LoadOptions} options
+ */
+async function runLevels(operations, { levels, durationMs }) {
+  let errors = 0;
+  let peakKiB = 0;
   let rateLimited = 0;
-  for (const concurrency of options.levels) {
+  for (const concurrency of levels) {
     const sampler = startRssSampler();
-    process.stderr.write(`load: concurrency ${concurrency}: running for ${options.durationMs / 1000} s ...\n`);
-    const result = await runLevel(operations, concurrency, options.durationMs, (elapsedMs, requests, errorCount) => {
-      process.stderr.write(
-        `load: concurrency ${concurrency}: ${Math.round(elapsedMs / 1000)} s of ${options.durationMs / 1000} s, ${requests} requests, ${errorCount} errors\n`,
-      );
+    process.stderr.write(`load: concurrency ${concurrency}: running for ${durationMs / 1000} s ...\n`);
+    const result = await runLevel(operations, concurrency, durationMs, (elapsedMs, requests, errorCount) => {
+      process.stderr.write(`load: concurrency ${concurrency}: ${Math.round(elapsedMs / 1000)} s of ${durationMs / 1000} s, ${requests} requests, ${errorCount} errors\n`);
     });
     const rss = await sampler.stop();
-    overallPeakKiB = Math.max(overallPeakKiB, rss.peakTotalKiB);
-    totalErrors += result.errorCount;
-    const rssText = rss.samples > 0 ? `${mib(rss.peakTotalKiB)} MiB / ${mib(rss.peakProcessKiB)} MiB (${rss.processes} proc)` : 'n/a (no workerd found)';
-    process.stdout.write(
-      `${String(concurrency).padStart(11)}  ${String(result.requests).padStart(8)}  ${result.rps.toFixed(1).padStart(7)}  ${fmtMs(result.p50).padStart(7)}  ${fmtMs(result.p95).padStart(7)}  ${fmtMs(result.p99).padStart(7)}  ${fmtMs(result.max).padStart(7)}  ${String(result.errorCount).padStart(6)}  ${rssText}\n`,
-    );
-    for (const [kind, count] of result.errors) {
-      process.stdout.write(`             error: ${kind} x ${count}\n`);
-      if (kind.endsWith('HTTP 429')) rateLimited += count;
-    }
+    peakKiB = Math.max(peakKiB, rss.peakTotalKiB);
+    errors += result.errorCount;
+    printLevel(result, rss);
+    for (const [kind, count] of result.errors) if (kind.endsWith('HTTP 429')) rateLimited += count;
   }
+  return { errors, peakKiB, rateLimited };
+}
+
+/**
+ * The closing lines: error totals and peak memory, and a note when the rate limit was measured.
+ * @param {number} warmupErrors
+ * @param {{ errors: number, peakKiB: number, rateLimited: number }} levels
+ */
+function printSummary(warmupErrors, { errors, peakKiB, rateLimited }) {
   process.stdout.write(
-    `\nwarm-up errors: ${warmupErrors}; total errors: ${totalErrors}; peak workerd RSS (sum): ${overallPeakKiB > 0 ? `${mib(overallPeakKiB)} MiB` : 'n/a'}\n`,
+    `\nwarm-up errors: ${warmupErrors}; total errors: ${warmupErrors + errors}; peak workerd RSS (sum): ${peakKiB > 0 ? `${mib(peakKiB)} MiB` : 'n/a'}\n`,
   );
-  if (rateLimited > 0) {
-    process.stdout.write(
-      `\n${rateLimited} requests were refused by the per-user rate limit (60 per 60 s; every client here is one user).\n` +
-        'This run measured the limiter. To measure the Worker, run it against the load environment, which lifts the limit:\n' +
-        '  wrangler dev --env load (npm start -- --env load); see docs/DEPLOY.md, Rate limit.\n',
-    );
-  }
-  return totalErrors === 0 ? 0 : 1;
+  if (rateLimited === 0) return;
+  process.stdout.write(
+    `\n${rateLimited} requests were refused by the per-user rate limit (60 per 60 s; every client here is one user).\n` +
+      'This run measured the limiter. To measure the Worker, run it against the load environment, which lifts the limit:\n' +
+      '  wrangler dev --env load (npm start -- --env load); see docs/DEPLOY.md, Rate limit.\n',
+  );
+}
+
+async function main() {
+  const options = optionsOrExitCode();
+  if (typeof options === 'number') return options;
+  if (!(await workerIsUp(options.base))) return 1;
+  const token = options.token ?? (await devToken());
+  const notePaths = await notePathsOrExitCode(options.notesDir);
+  if (typeof notePaths === 'number') return notePaths;
+  const operations = buildOperations(options.base, token, options.vault, notePaths);
+  const workerdCount = (await wranglerWorkerdPids()).length;
+  const seconds = options.durationMs / 1000;
+  process.stdout.write(
+    `Knowtation Edge load run against ${options.base}: ${notePaths.length} notes x 4 contracts x (REST + MCP) = ${operations.length} distinct requests\n` +
+      `levels ${options.levels.join(', ')} x ${seconds} s; workerd processes seen: ${workerdCount}; Node ${process.version}\n\n`,
+  );
+  const totalSeconds = (options.levels.length * options.durationMs) / 1000;
+  process.stderr.write(`load: warm-up pass of ${operations.length} requests, then ${options.levels.length} levels x ${seconds} s (about ${Math.ceil(totalSeconds)} s) ...\n`);
+  const warmupErrors = await warmUp(operations);
+  const header = 'concurrency  requests   req/s    p50 ms   p95 ms   p99 ms   max ms  errors  peak workerd RSS (sum / largest)';
+  process.stdout.write(`${header}\n${'-'.repeat(header.length)}\n`);
+  const levels = await runLevels(operations, options);
+  printSummary(warmupErrors, levels);
+  return warmupErrors + levels.errors === 0 ? 0 : 1;
 }
 
 main().then(
@@ -445,7 +451,7 @@ main().then(
     process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`load: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`load: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   },
 );

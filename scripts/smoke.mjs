@@ -11,31 +11,24 @@
  *   npm run smoke                                             # the local `npm start`
  *   npm run smoke -- --base https://edge.example.com --token "$TOKEN" --path notes/a.md --vault work
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { DEMO_USER, DEV_SESSION_SECRET, WORKER_PORT } from './dev-config.mjs';
 import { mintToken } from './token.mjs';
-import { parseOptions } from './cli-options.mjs';
+import { isEntryPoint, parseCommandLine } from './lib/cli.mjs';
+import { fetchExchange, parseJson } from './lib/http.mjs';
+import { CONTRACTS, MCP_ACCEPT, jsonRpcBody } from './lib/mcp.mjs';
+
+export { CONTRACTS };
 
 export const DEFAULT_BASE = `http://127.0.0.1:${WORKER_PORT}`;
 /** A demo-vault note with headings, a project and tags (demo/vault/projects/Aurora/roadmap.md). */
 export const DEFAULT_PATH = 'projects/Aurora/roadmap.md';
 const DEFAULT_TIMEOUT_MS = 15_000;
 const MCP_PROTOCOL_VERSION = '2025-06-18';
-const MCP_ACCEPT = 'application/json, text/event-stream';
 /** Longest excerpt of a response body quoted in a FAIL line. */
 const MAX_EXCERPT_CHARS = 200;
 /** Traversal probe; its marker must never come back in the refusal. */
 const TRAVERSAL_MARKER = 'smoke-traversal-probe';
 const TRAVERSAL_PATH = `../${TRAVERSAL_MARKER}.md`;
-
-/** The four contracts: REST route, MCP tool and payload schema id, in one table. */
-export const CONTRACTS = [
-  { route: 'note-outline', tool: 'get_note_outline', schema: 'knowtation.note_outline/v1' },
-  { route: 'document-tree', tool: 'get_document_tree', schema: 'knowtation.document_tree/v0' },
-  { route: 'metadata-facets', tool: 'get_metadata_facets', schema: 'knowtation.metadata_facets/v0' },
-  { route: 'section-source', tool: 'get_section_source', schema: 'knowtation.section_source/v0' },
-];
 
 const USAGE = `Usage: npm run smoke -- [options]
 
@@ -103,18 +96,7 @@ function jsonEqual(a, b) {
  * @returns {Promise<{ help: true } | { help: false, options: SmokeOptions }>}
  */
 export async function parseSmokeArgs(argv) {
-  const values = parseOptions(
-    argv,
-    {
-      base: { type: 'string' },
-      token: { type: 'string' },
-      path: { type: 'string' },
-      vault: { type: 'string' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    UsageError,
-  );
+  const values = parseCommandLine(argv, { strings: ['base', 'token', 'path', 'vault', 'timeout'] }, UsageError);
   if (values.help) return { help: true };
 
   const baseText = values.base ?? DEFAULT_BASE;
@@ -143,9 +125,240 @@ export async function parseSmokeArgs(argv) {
 }
 
 /**
- * One HTTP exchange, its body read as text and parsed as JSON when possible.
- * @typedef {{ status: number, headers: Headers, text: string, json: unknown }} Exchange
+ * @typedef {import('./lib/http.mjs').Exchange} Exchange
+ *
+ * @typedef {object} SmokeSession what the checks share
+ * @property {SmokeOptions} options
+ * @property {string} origin the base URL's origin
+ * @property {Record<string, string>} auth the Authorization header
+ * @property {Record<string, string>} vaultHeader X-Vault-Id, when one was given
+ * @property {Map<string, unknown>} restPayloads REST payload per route, for the MCP parity checks
+ * @property {Record<string, string>} mcpHeaders gains MCP-Protocol-Version after initialize
+ * @property {number} rpcId the last JSON-RPC id sent
+ *
+ * @typedef {[name: string, run: (session: SmokeSession) => Promise<void>]} SmokeCheck
  */
+
+/**
+ * @param {SmokeSession} session
+ * @param {string} pathAndQuery
+ * @param {RequestInit} [init]
+ * @returns {Promise<Exchange>}
+ */
+function call({ options }, pathAndQuery, init = {}) {
+  return fetchExchange(`${options.base}${pathAndQuery}`, init, options.timeoutMs);
+}
+
+/**
+ * @param {Exchange} exchange
+ * @param {number} status
+ * @returns {Record<string, any>}
+ */
+function expectJson(exchange, status) {
+  expect(exchange.status === status, `expected HTTP ${status}, got ${exchange.status} ${excerpt(exchange.text)}`);
+  expect(
+    /^application\/json\b/.test(exchange.headers.get('content-type') ?? ''),
+    `expected application/json, got ${exchange.headers.get('content-type')}`,
+  );
+  expect(typeof exchange.json === 'object' && exchange.json !== null, `body is not a JSON object: ${excerpt(exchange.text)}`);
+  return /** @type {Record<string, any>} */ (exchange.json);
+}
+
+/**
+ * A body-free payload of this schema for the note asked for.
+ * @param {Record<string, any>} payload
+ * @param {string} schema
+ * @param {string} path
+ */
+function expectPayload(payload, schema, path) {
+  expect(payload.schema === schema, `expected schema ${schema}, got ${JSON.stringify(payload.schema)}`);
+  expect(payload.path === path, `expected path ${JSON.stringify(path)}, got ${JSON.stringify(payload.path)}`);
+  expect(typeof payload.truncated === 'boolean', 'truncated is not a boolean');
+  expect(!/"(body|snippet|content|text_body)"\s*:/.test(JSON.stringify(payload)), 'payload carries a body-like field');
+  if (Array.isArray(payload.sections)) {
+    expect(
+      payload.sections.every((/** @type {any} */ section) => section.body_returned === false && section.snippet_returned === false),
+      'a section claims body_returned or snippet_returned',
+    );
+  }
+}
+
+/**
+ * The JSON-RPC message with this id in a JSON or an SSE answer.
+ * @param {Exchange} exchange
+ * @param {number} id
+ * @returns {unknown}
+ */
+function rpcMessage(exchange, id) {
+  if (!(exchange.headers.get('content-type') ?? '').startsWith('text/event-stream')) return exchange.json;
+  return exchange.text
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => /** @type {any} */ (parseJson(line.slice(5))))
+    .find((candidate) => candidate?.id === id);
+}
+
+/**
+ * One JSON-RPC request over Streamable HTTP; accepts a JSON or an SSE answer.
+ * @param {SmokeSession} session
+ * @param {string} method
+ * @param {Record<string, unknown>} params
+ * @returns {Promise<Record<string, any>>} the `result` member
+ */
+async function rpc(session, method, params) {
+  const id = ++session.rpcId;
+  const exchange = await call(session, '/mcp', { method: 'POST', headers: session.mcpHeaders, body: jsonRpcBody(id, method, params) });
+  expect(exchange.status === 200, `expected HTTP 200, got ${exchange.status} ${excerpt(exchange.text)}`);
+  const reply = /** @type {Record<string, any> | undefined} */ (rpcMessage(exchange, id));
+  expect(reply && reply.jsonrpc === '2.0' && reply.id === id, `not a JSON-RPC reply to id ${id}: ${excerpt(exchange.text)}`);
+  expect(!reply.error, `JSON-RPC error ${JSON.stringify(reply.error)}`);
+  expect(typeof reply.result === 'object' && reply.result !== null, 'JSON-RPC reply has no result');
+  return reply.result;
+}
+
+/** @param {SmokeSession} session */
+async function checkHealth(session) {
+  const body = expectJson(await call(session, '/health'), 200);
+  expect(body.ok === true, `expected {"ok":true}, got ${JSON.stringify(body)}`);
+}
+
+/**
+ * The protected-resource metadata of the origin ('') or of /mcp.
+ * @param {string} suffix
+ * @returns {(session: SmokeSession) => Promise<void>}
+ */
+const checkResourceMetadata = (suffix) => async (session) => {
+  const body = expectJson(await call(session, `/.well-known/oauth-protected-resource${suffix}`), 200);
+  const resource = `${session.origin}${suffix}`;
+  expect(body.resource === resource, `expected resource ${resource}, got ${JSON.stringify(body.resource)}`);
+  expect(
+    Array.isArray(body.authorization_servers) && body.authorization_servers.length > 0,
+    'authorization_servers is missing: OAuth-only clients cannot discover where to sign in',
+  );
+  expect(Array.isArray(body.scopes_supported) && body.scopes_supported.includes('vault:read'), 'scopes_supported lacks vault:read');
+  expect(
+    Array.isArray(body.bearer_methods_supported) && body.bearer_methods_supported.includes('header'),
+    'bearer_methods_supported lacks header',
+  );
+};
+
+/** @param {string} notePath */
+function noteOutlineTarget(notePath) {
+  return `/api/v1/note-outline?path=${encodeURIComponent(notePath)}`;
+}
+
+/**
+ * @param {typeof CONTRACTS[number]} contract
+ * @returns {(session: SmokeSession) => Promise<void>}
+ */
+const checkRestRoute = (contract) => async (session) => {
+  const { auth, vaultHeader, options } = session;
+  const target = `/api/v1/${contract.route}?path=${encodeURIComponent(options.path)}`;
+  const payload = expectJson(await call(session, target, { headers: { ...auth, ...vaultHeader } }), 200);
+  expectPayload(payload, contract.schema, options.path);
+  session.restPayloads.set(contract.route, payload);
+};
+
+/** @param {SmokeSession} session */
+async function checkNoToken(session) {
+  const exchange = await call(session, noteOutlineTarget(session.options.path), { headers: session.vaultHeader });
+  const body = expectJson(exchange, 401);
+  expect(body.code === 'UNAUTHORIZED', `expected code UNAUTHORIZED, got ${JSON.stringify(body.code)}`);
+  const challenge = exchange.headers.get('www-authenticate') ?? '';
+  expect(/^Bearer\b/.test(challenge) && challenge.includes('resource_metadata='), `missing Bearer challenge, got '${challenge}'`);
+}
+
+/** @param {SmokeSession} session */
+async function checkTraversal(session) {
+  const exchange = await call(session, noteOutlineTarget(TRAVERSAL_PATH), { headers: { ...session.auth, ...session.vaultHeader } });
+  const body = expectJson(exchange, 400);
+  expect(
+    jsonEqual(body, { error: 'Invalid path', code: 'INVALID_PATH' }),
+    `expected {"error":"Invalid path","code":"INVALID_PATH"}, got ${excerpt(exchange.text)}`,
+  );
+  expect(!exchange.text.includes(TRAVERSAL_MARKER), 'the refusal echoes the requested path');
+}
+
+/** @param {SmokeSession} session */
+async function checkInitialize(session) {
+  const result = await rpc(session, 'initialize', {
+    protocolVersion: MCP_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'knowtation-edge-smoke', version: '0.1.0' },
+  });
+  expect(result.serverInfo?.name === 'knowtation-hosted', `unexpected serverInfo ${JSON.stringify(result.serverInfo)}`);
+  expect(result.protocolVersion === MCP_PROTOCOL_VERSION, `server chose protocol ${JSON.stringify(result.protocolVersion)}`);
+  expect(result.capabilities?.tools, 'server does not offer tools');
+  session.mcpHeaders['MCP-Protocol-Version'] = MCP_PROTOCOL_VERSION;
+}
+
+/** @param {SmokeSession} session */
+async function checkToolsList(session) {
+  const result = await rpc(session, 'tools/list', {});
+  const names = Array.isArray(result.tools) ? result.tools.map((/** @type {any} */ tool) => tool.name).sort() : [];
+  const expected = CONTRACTS.map((contract) => contract.tool).sort();
+  expect(jsonEqual(names, expected), `expected tools ${expected.join(', ')}, got ${names.join(', ') || 'none'}`);
+}
+
+/**
+ * @param {typeof CONTRACTS[number]} contract
+ * @returns {(session: SmokeSession) => Promise<void>}
+ */
+const checkToolCall = (contract) => async (session) => {
+  const result = await rpc(session, 'tools/call', { name: contract.tool, arguments: { path: session.options.path } });
+  const first = Array.isArray(result.content) ? result.content[0] : undefined;
+  expect(!result.isError, `tool error ${first?.text ?? JSON.stringify(result)}`);
+  expect(first?.type === 'text' && typeof first.text === 'string', 'no text content');
+  const payload = /** @type {Record<string, any>} */ (result.structuredContent);
+  expect(typeof payload === 'object' && payload !== null, 'no structuredContent');
+  expectPayload(payload, contract.schema, session.options.path);
+  expect(jsonEqual(parseJson(first.text), payload), 'text content differs from structuredContent');
+  const rest = session.restPayloads.get(contract.route);
+  if (rest !== undefined) expect(jsonEqual(rest, payload), `differs from GET /api/v1/${contract.route}`);
+};
+
+/** Every check, in the order they run (later ones use what earlier ones learn). @type {SmokeCheck[]} */
+const CHECKS = [
+  ['GET /health', checkHealth],
+  ...['', '/mcp'].map((suffix) => /** @type {SmokeCheck} */ ([`GET /.well-known/oauth-protected-resource${suffix}`, checkResourceMetadata(suffix)])),
+  ...CONTRACTS.map((contract) => /** @type {SmokeCheck} */ ([`GET /api/v1/${contract.route}`, checkRestRoute(contract)])),
+  ['REST without a token is refused (401 UNAUTHORIZED)', checkNoToken],
+  ['REST traversal path is refused (400 INVALID_PATH, no echo)', checkTraversal],
+  ['MCP initialize', checkInitialize],
+  ['MCP tools/list', checkToolsList],
+  ...CONTRACTS.map((contract) => /** @type {SmokeCheck} */ ([`MCP tools/call ${contract.tool}`, checkToolCall(contract)])),
+];
+
+/**
+ * The reason printed after `FAIL <check>:`.
+ * @param {unknown} error
+ * @param {number} timeoutMs
+ */
+function failureReason(error, timeoutMs) {
+  if (error instanceof CheckFailure) return error.message;
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  if (error instanceof Error) return `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`;
+  return String(error);
+}
+
+/**
+ * @param {SmokeOptions} options
+ * @returns {SmokeSession}
+ */
+function openSession(options) {
+  const auth = { Authorization: `Bearer ${options.token}` };
+  /** @type {Record<string, string>} */
+  const vaultHeader = options.vault === undefined ? {} : { 'X-Vault-Id': options.vault };
+  return {
+    options,
+    origin: new URL(options.base).origin,
+    auth,
+    vaultHeader,
+    restPayloads: new Map(),
+    mcpHeaders: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...auth, ...vaultHeader },
+    rpcId: 0,
+  };
+}
 
 /**
  * Runs every check against a Worker; prints one line per check plus the summary through `write`.
@@ -154,214 +367,20 @@ export async function parseSmokeArgs(argv) {
  * @returns {Promise<{ passed: number, failed: number }>}
  */
 export async function runSmoke(options, write) {
-  const { base, token, path, vault, timeoutMs } = options;
-  const origin = new URL(base).origin;
-  /** @type {Record<string, string>} */
-  const vaultHeader = vault === undefined ? {} : { 'X-Vault-Id': vault };
-  const auth = { Authorization: `Bearer ${token}` };
+  const session = openSession(options);
   let passed = 0;
   let failed = 0;
-
-  /**
-   * @param {string} name
-   * @param {() => Promise<void>} body
-   */
-  async function check(name, body) {
+  for (const [name, run] of CHECKS) {
     try {
-      await body();
+      await run(session);
       passed += 1;
       write(`PASS ${name}`);
     } catch (error) {
       failed += 1;
-      let reason;
-      if (error instanceof CheckFailure) reason = error.message;
-      else if (error instanceof Error && error.name === 'TimeoutError') reason = `no answer within ${timeoutMs} ms`;
-      else if (error instanceof Error) reason = `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`;
-      else reason = String(error);
-      write(`FAIL ${name}: ${reason}`);
+      write(`FAIL ${name}: ${failureReason(error, options.timeoutMs)}`);
     }
   }
-
-  /**
-   * @param {string} pathAndQuery
-   * @param {RequestInit} [init]
-   * @returns {Promise<Exchange>}
-   */
-  async function call(pathAndQuery, init = {}) {
-    const response = await fetch(`${base}${pathAndQuery}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    const text = await response.text();
-    let json;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
-  }
-
-  /**
-   * @param {Exchange} exchange
-   * @param {number} status
-   * @returns {Record<string, any>}
-   */
-  function expectJson(exchange, status) {
-    expect(exchange.status === status, `expected HTTP ${status}, got ${exchange.status} ${excerpt(exchange.text)}`);
-    expect(
-      /^application\/json\b/.test(exchange.headers.get('content-type') ?? ''),
-      `expected application/json, got ${exchange.headers.get('content-type')}`,
-    );
-    expect(typeof exchange.json === 'object' && exchange.json !== null, `body is not a JSON object: ${excerpt(exchange.text)}`);
-    return /** @type {Record<string, any>} */ (exchange.json);
-  }
-
-  /**
-   * @param {Record<string, any>} payload
-   * @param {string} schema
-   */
-  function expectPayload(payload, schema) {
-    expect(payload.schema === schema, `expected schema ${schema}, got ${JSON.stringify(payload.schema)}`);
-    expect(payload.path === path, `expected path ${JSON.stringify(path)}, got ${JSON.stringify(payload.path)}`);
-    expect(typeof payload.truncated === 'boolean', 'truncated is not a boolean');
-    expect(!/"(body|snippet|content|text_body)"\s*:/.test(JSON.stringify(payload)), 'payload carries a body-like field');
-    if (Array.isArray(payload.sections)) {
-      expect(
-        payload.sections.every((/** @type {any} */ section) => section.body_returned === false && section.snippet_returned === false),
-        'a section claims body_returned or snippet_returned',
-      );
-    }
-  }
-
-  await check('GET /health', async () => {
-    const body = expectJson(await call('/health'), 200);
-    expect(body.ok === true, `expected {"ok":true}, got ${JSON.stringify(body)}`);
-  });
-
-  for (const suffix of ['', '/mcp']) {
-    await check(`GET /.well-known/oauth-protected-resource${suffix}`, async () => {
-      const body = expectJson(await call(`/.well-known/oauth-protected-resource${suffix}`), 200);
-      expect(body.resource === `${origin}${suffix}`, `expected resource ${origin}${suffix}, got ${JSON.stringify(body.resource)}`);
-      expect(
-        Array.isArray(body.authorization_servers) && body.authorization_servers.length > 0,
-        'authorization_servers is missing: OAuth-only clients cannot discover where to sign in',
-      );
-      expect(Array.isArray(body.scopes_supported) && body.scopes_supported.includes('vault:read'), 'scopes_supported lacks vault:read');
-      expect(
-        Array.isArray(body.bearer_methods_supported) && body.bearer_methods_supported.includes('header'),
-        'bearer_methods_supported lacks header',
-      );
-    });
-  }
-
-  /** REST payload per route, for the MCP parity checks. @type {Map<string, unknown>} */
-  const restPayloads = new Map();
-  const encodedPath = encodeURIComponent(path);
-  for (const contract of CONTRACTS) {
-    await check(`GET /api/v1/${contract.route}`, async () => {
-      const payload = expectJson(
-        await call(`/api/v1/${contract.route}?path=${encodedPath}`, { headers: { ...auth, ...vaultHeader } }),
-        200,
-      );
-      expectPayload(payload, contract.schema);
-      restPayloads.set(contract.route, payload);
-    });
-  }
-
-  await check('REST without a token is refused (401 UNAUTHORIZED)', async () => {
-    const exchange = await call(`/api/v1/note-outline?path=${encodedPath}`, { headers: vaultHeader });
-    const body = expectJson(exchange, 401);
-    expect(body.code === 'UNAUTHORIZED', `expected code UNAUTHORIZED, got ${JSON.stringify(body.code)}`);
-    const challenge = exchange.headers.get('www-authenticate') ?? '';
-    expect(/^Bearer\b/.test(challenge) && challenge.includes('resource_metadata='), `missing Bearer challenge, got '${challenge}'`);
-  });
-
-  await check('REST traversal path is refused (400 INVALID_PATH, no echo)', async () => {
-    const exchange = await call(`/api/v1/note-outline?path=${encodeURIComponent(TRAVERSAL_PATH)}`, {
-      headers: { ...auth, ...vaultHeader },
-    });
-    const body = expectJson(exchange, 400);
-    expect(
-      jsonEqual(body, { error: 'Invalid path', code: 'INVALID_PATH' }),
-      `expected {"error":"Invalid path","code":"INVALID_PATH"}, got ${excerpt(exchange.text)}`,
-    );
-    expect(!exchange.text.includes(TRAVERSAL_MARKER), 'the refusal echoes the requested path');
-  });
-
-  /** @type {Record<string, string>} */
-  const mcpHeaders = { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...auth, ...vaultHeader };
-  let rpcId = 0;
-
-  /**
-   * One JSON-RPC request over Streamable HTTP; accepts a JSON or an SSE answer.
-   * @param {string} method
-   * @param {Record<string, unknown>} params
-   * @returns {Promise<Record<string, any>>} the `result` member
-   */
-  async function rpc(method, params) {
-    const id = ++rpcId;
-    const exchange = await call('/mcp', { method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
-    expect(exchange.status === 200, `expected HTTP 200, got ${exchange.status} ${excerpt(exchange.text)}`);
-    let message = exchange.json;
-    if ((exchange.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-      message = exchange.text
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => {
-          try {
-            return JSON.parse(line.slice(5));
-          } catch {
-            return undefined;
-          }
-        })
-        .find((candidate) => candidate?.id === id);
-    }
-    const reply = /** @type {Record<string, any> | undefined} */ (message);
-    expect(reply && reply.jsonrpc === '2.0' && reply.id === id, `not a JSON-RPC reply to id ${id}: ${excerpt(exchange.text)}`);
-    expect(!reply.error, `JSON-RPC error ${JSON.stringify(reply.error)}`);
-    expect(typeof reply.result === 'object' && reply.result !== null, 'JSON-RPC reply has no result');
-    return reply.result;
-  }
-
-  await check('MCP initialize', async () => {
-    const result = await rpc('initialize', {
-      protocolVersion: MCP_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'knowtation-edge-smoke', version: '0.1.0' },
-    });
-    expect(result.serverInfo?.name === 'knowtation-hosted', `unexpected serverInfo ${JSON.stringify(result.serverInfo)}`);
-    expect(result.protocolVersion === MCP_PROTOCOL_VERSION, `server chose protocol ${JSON.stringify(result.protocolVersion)}`);
-    expect(result.capabilities?.tools, 'server does not offer tools');
-    mcpHeaders['MCP-Protocol-Version'] = MCP_PROTOCOL_VERSION;
-  });
-
-  await check('MCP tools/list', async () => {
-    const result = await rpc('tools/list', {});
-    const names = Array.isArray(result.tools) ? result.tools.map((/** @type {any} */ tool) => tool.name).sort() : [];
-    const expected = CONTRACTS.map((contract) => contract.tool).sort();
-    expect(jsonEqual(names, expected), `expected tools ${expected.join(', ')}, got ${names.join(', ') || 'none'}`);
-  });
-
-  for (const contract of CONTRACTS) {
-    await check(`MCP tools/call ${contract.tool}`, async () => {
-      const result = await rpc('tools/call', { name: contract.tool, arguments: { path } });
-      const first = Array.isArray(result.content) ? result.content[0] : undefined;
-      expect(!result.isError, `tool error ${first?.text ?? JSON.stringify(result)}`);
-      expect(first?.type === 'text' && typeof first.text === 'string', 'no text content');
-      const payload = /** @type {Record<string, any>} */ (result.structuredContent);
-      expect(typeof payload === 'object' && payload !== null, 'no structuredContent');
-      expectPayload(payload, contract.schema);
-      let textPayload;
-      try {
-        textPayload = JSON.parse(first.text);
-      } catch {
-        textPayload = undefined;
-      }
-      expect(jsonEqual(textPayload, payload), 'text content differs from structuredContent');
-      const rest = restPayloads.get(contract.route);
-      if (rest !== undefined) expect(jsonEqual(rest, payload), `differs from GET /api/v1/${contract.route}`);
-    });
-  }
-
-  write(`${failed === 0 ? 'OK' : 'FAILED'}: ${passed} passed, ${failed} failed against ${base}`);
+  write(`${failed === 0 ? 'OK' : 'FAILED'}: ${passed} passed, ${failed} failed against ${options.base}`);
   return { passed, failed };
 }
 
@@ -389,14 +408,5 @@ async function main(argv) {
   return failed === 0 ? 0 : 1;
 }
 
-function isEntryPoint() {
-  if (!process.argv[1]) return false;
-  try {
-    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
 // Explicit exit: idle keep-alive sockets of fetch() must not hold the process open.
-if (isEntryPoint()) process.exit(await main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) process.exit(await main(process.argv.slice(2)));

@@ -12,7 +12,6 @@
  * The dev secrets reach wrangler through a temporary env file (mode 0600, removed on exit), so
  * wrangler lists them as hidden instead of printing them in its binding table.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,7 +31,10 @@ import {
   WORKER_PORT,
 } from './dev-config.mjs';
 import { mintToken } from './token.mjs';
-import { parseOptions } from './cli-options.mjs';
+import { errorMessage, parseCommandLine } from './lib/cli.mjs';
+import { healthStatus } from './lib/http.mjs';
+import { CONTRACTS } from './lib/mcp.mjs';
+import { signalGroup, sleep, spawnGroup, stopGroup } from './lib/process.mjs';
 
 const HOST = '127.0.0.1';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,7 +45,6 @@ const PROGRESS_EVERY_MS = 5_000;
 const STOP_GRACE_MS = 10_000;
 const DEMO_EXAMPLE_NOTE = 'projects/Aurora/roadmap.md';
 const SENTINEL_NOTE = 'reference/sentinel-body.md';
-const REST_ROUTES = ['note-outline', 'document-tree', 'metadata-facets', 'section-source'];
 /** How many vault paths, and how many skipped or warned files, the start output names. */
 const PATHS_SHOWN = 5;
 const ISSUES_SHOWN = 20;
@@ -73,6 +74,35 @@ Worker cannot request) are named and skipped; see demo/README.md.
 class UsageError extends Error {}
 
 /**
+ * @typedef {object} StartOptions
+ * @property {false} help
+ * @property {string} vaultDir absolute
+ * @property {boolean} customVault true when --vault was given
+ * @property {string} vaultLabel how the output names the vault: the folder, or demo/vault
+ * @property {string | undefined} env
+ * @property {boolean} autoApprove
+ * @property {number} workerPort
+ * @property {number} canisterPort
+ * @property {number} explorerPort
+ * @property {number} authPort
+ * @property {string} workerUrl
+ * @property {string} canisterUrl
+ *
+ * @typedef {object} Services what runs next to wrangler, with the dev token and the vault's paths
+ * @property {import('../demo/canister.mjs').DemoCanister} canister
+ * @property {import('../demo/auth-server.mjs').AuthServer} authServer
+ * @property {{ url: string, close(): Promise<void> }} explorer
+ * @property {string} token
+ * @property {string[]} notePaths
+ *
+ * @typedef {object} StopControl
+ * @property {Promise<void>} requested resolves when a signal (or the loss of our parent) asks us to stop
+ * @property {() => Promise<void> | undefined} stopping the stop under way, if any
+ * @property {() => Promise<void>} stopAll stops wrangler, then the servers, then removes the secrets; runs once
+ * @property {(reason: string) => void} request says why and starts stopAll, once
+ */
+
+/**
  * @param {string | undefined} text
  * @param {string} flag
  * @param {number} fallback
@@ -88,22 +118,12 @@ function parsePort(text, flag, fallback) {
 /**
  * The start options from the command line; throws UsageError.
  * @param {string[]} argv
- * @returns {{ help: true } | { help: false, vaultDir: string, customVault: boolean, env: string | undefined,
- *   autoApprove: boolean, workerPort: number, canisterPort: number, explorerPort: number, authPort: number }}
+ * @returns {{ help: true } | StartOptions}
  */
 function parseStartArgs(argv) {
-  const values = parseOptions(
+  const values = parseCommandLine(
     argv,
-    {
-      vault: { type: 'string' },
-      env: { type: 'string' },
-      port: { type: 'string' },
-      'canister-port': { type: 'string' },
-      'explorer-port': { type: 'string' },
-      'auth-port': { type: 'string' },
-      'auto-approve': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    { strings: ['vault', 'env', 'port', 'canister-port', 'explorer-port', 'auth-port'], flags: ['auto-approve'] },
     UsageError,
   );
   if (values.help) return { help: true };
@@ -111,15 +131,7 @@ function parseStartArgs(argv) {
     throw new UsageError('--env must be a wrangler environment name ([A-Za-z0-9_-])');
   }
   const vaultDir = values.vault === undefined ? DEMO_VAULT_DIR : path.resolve(values.vault);
-  if (values.vault !== undefined) {
-    let isDir = false;
-    try {
-      isDir = statSync(vaultDir).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw new UsageError(`--vault ${values.vault}: not a folder`);
-  }
+  if (values.vault !== undefined && !isFolder(vaultDir)) throw new UsageError(`--vault ${values.vault}: not a folder`);
   const ports = {
     workerPort: parsePort(values.port, '--port', WORKER_PORT),
     canisterPort: parsePort(values['canister-port'], '--canister-port', DEV_CANISTER_PORT),
@@ -133,19 +145,28 @@ function parseStartArgs(argv) {
     help: false,
     vaultDir,
     customVault: values.vault !== undefined,
+    vaultLabel: values.vault !== undefined ? vaultDir : 'demo/vault',
     env: values.env,
     autoApprove: values['auto-approve'] === true,
+    workerUrl: `http://${HOST}:${ports.workerPort}`,
+    canisterUrl: `http://${HOST}:${ports.canisterPort}`,
     ...ports,
   };
+}
+
+/** @param {string} dir */
+function isFolder(dir) {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** @param {string} message */
 function fail(message) {
   process.stderr.write(`\nnpm start: ${message}\n`);
 }
-
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Resolves when nothing listens on host:port (by briefly binding it), rejects with the bind error.
@@ -175,31 +196,6 @@ function shellQuote(text) {
 }
 
 /**
- * True while any process of the group led by pid exists.
- * @param {number} pid
- */
-function groupAlive(pid) {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * @param {number} pid
- * @param {NodeJS.Signals} signal
- */
-function signalGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-/**
  * @typedef {object} BannerInput
  * @property {string} token
  * @property {string} workerUrl
@@ -215,15 +211,13 @@ function signalGroup(pid, signal) {
  */
 
 /**
+ * The banner's head: what runs where, and some of the vault's paths.
  * @param {BannerInput} input
- * @returns {string}
  */
-function usageBanner({ token, workerUrl, canisterUrl, explorerUrl, authServerUrl, autoApprove, vaultLabel, notePaths, exampleNote, demoVault, env }) {
-  const auth = `-H ${shellQuote(`Authorization: Bearer ${token}`)}`;
-  const encoded = encodeURIComponent(exampleNote);
+function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, autoApprove, vaultLabel, notePaths, env }) {
   const shownPaths = notePaths.slice(0, PATHS_SHOWN).map((notePath) => `  ${notePath}`);
   if (notePaths.length > PATHS_SHOWN) shownPaths.push(`  ... and ${notePaths.length - PATHS_SHOWN} more (all of them in the explorer)`);
-  const lines = [
+  return [
     '',
     '================ Knowtation Edge (local) ================',
     `Worker:          ${workerUrl}   (wrangler dev, ENVIRONMENT=local${env ? `, --env ${env}` : ''})`,
@@ -231,6 +225,22 @@ function usageBanner({ token, workerUrl, canisterUrl, explorerUrl, authServerUrl
     `Demo canister:   ${canisterUrl}   (user '${DEMO_USER}', vault '${DEMO_VAULT}', ${notePaths.length} notes from ${vaultLabel})`,
     `OAuth server:    ${authServerUrl}   (signs in '${DEMO_USER}'; ${autoApprove ? 'approves automatically' : 'consent page in the browser'})`,
     ...(notePaths.length > 0 ? ['', 'Some note paths:', ...shownPaths] : ['', 'The vault folder has no *.md notes.']),
+  ];
+}
+
+/**
+ * The token and a curl line per REST route (plus the body-never-leaks check on the demo vault).
+ * @param {BannerInput} input
+ * @param {string} auth the curl -H option with the token
+ */
+function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
+  const encoded = encodeURIComponent(exampleNote);
+  const sentinelCheck = [
+    '',
+    'Body never leaks (expect 0):',
+    `  curl -s ${auth} "${workerUrl}/api/v1/section-source?path=${encodeURIComponent(SENTINEL_NOTE)}" | grep -c DEMO-BODY-SENTINEL`,
+  ];
+  return [
     '',
     'Viewer token (sub demo, 12h):',
     token,
@@ -239,42 +249,42 @@ function usageBanner({ token, workerUrl, canisterUrl, explorerUrl, authServerUrl
     `  curl -s ${workerUrl}/health`,
     '',
     'REST routes:',
-    ...REST_ROUTES.map((route) => `  curl -s ${auth} "${workerUrl}/api/v1/${route}?path=${encoded}"`),
-    ...(demoVault
-      ? [
-          '',
-          'Body never leaks (expect 0):',
-          `  curl -s ${auth} "${workerUrl}/api/v1/section-source?path=${encodeURIComponent(SENTINEL_NOTE)}" | grep -c DEMO-BODY-SENTINEL`,
-        ]
-      : []),
+    ...CONTRACTS.map(({ route }) => `  curl -s ${auth} "${workerUrl}/api/v1/${route}?path=${encoded}"`),
+    ...(demoVault ? sentinelCheck : []),
+  ];
+}
+
+/**
+ * An MCP tools/call with curl, the MCP Inspector line and how OAuth-only clients connect.
+ * @param {BannerInput} input
+ * @param {string} auth the curl -H option with the token
+ */
+function mcpLines({ token, workerUrl, authServerUrl, exampleNote }, auth) {
+  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_note_outline', arguments: { path: exampleNote } } };
+  return [
     '',
     'MCP tools/call:',
-    `  curl -s -X POST ${workerUrl}/mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' ${auth} -d ${shellQuote(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'get_note_outline', arguments: { path: exampleNote } },
-      }),
-    )}`,
+    `  curl -s -X POST ${workerUrl}/mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' ${auth} -d ${shellQuote(JSON.stringify(call))}`,
     '',
     'MCP Inspector CLI (0.16.8 is the first with --header; it runs on Node 20 here):',
-    `  npx -y @modelcontextprotocol/inspector@0.16.8 --cli ${workerUrl}/mcp --transport http --header ${shellQuote(
-      `Authorization: Bearer ${token}`,
-    )} --method tools/list`,
+    `  npx -y @modelcontextprotocol/inspector@0.16.8 --cli ${workerUrl}/mcp --transport http --header ${shellQuote(`Authorization: Bearer ${token}`)} --method tools/list`,
     '',
     'OAuth-only clients (no token, no custom header): give them the MCP URL, they discover the',
     `authorization server from the 401, register, and send you to ${authServerUrl} to approve:`,
     `  MCP URL: ${workerUrl}/mcp   (one vault: ${workerUrl}/mcp/vaults/${DEMO_VAULT})`,
     `  mcp-remote (what Claude Desktop runs): npx mcp-remote ${workerUrl}/mcp`,
     '  recipes for claude.ai, ChatGPT, Cursor, VS Code: docs/MCP.md',
-    '',
-    'More tokens: npm run -s token -- --help',
-    'Press Ctrl-C to stop.',
-    '==========================================================',
-    '',
   ];
-  return lines.join('\n');
+}
+
+/**
+ * @param {BannerInput} input
+ * @returns {string}
+ */
+function usageBanner(input) {
+  const auth = `-H ${shellQuote(`Authorization: Bearer ${input.token}`)}`;
+  const footer = ['', 'More tokens: npm run -s token -- --help', 'Press Ctrl-C to stop.', '==========================================================', ''];
+  return [...serviceLines(input), ...restLines(input, auth), ...mcpLines(input, auth), ...footer].join('\n');
 }
 
 /**
@@ -297,287 +307,333 @@ function printVaultIssues(report) {
   if (report.limitReached) process.stdout.write(`Stopped loading at ${MAX_VAULT_NOTES} notes; the rest of the folder is not served.\n`);
 }
 
-/** @param {string[]} argv */
-async function main(argv) {
-  /** @type {ReturnType<typeof parseStartArgs>} */
-  let options;
+/**
+ * The options, or the exit code when there is nothing to start (help: 0, a usage error: 2).
+ * @param {string[]} argv
+ * @returns {StartOptions | number}
+ */
+function optionsOrExitCode(argv) {
   try {
-    options = parseStartArgs(argv);
+    const options = parseStartArgs(argv);
+    if (!options.help) return options;
+    process.stdout.write(USAGE);
+    return 0;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`npm start: ${error.message}\n\n${USAGE}`);
     return 2;
   }
-  if (options.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const { vaultDir, workerPort, canisterPort, explorerPort } = options;
-  const workerUrl = `http://${HOST}:${workerPort}`;
-  const canisterUrl = `http://${HOST}:${canisterPort}`;
-  const vaultLabel = options.customVault ? vaultDir : 'demo/vault';
+}
 
+/**
+ * Checks what would make wrangler fail late: it is installed, and the Worker port is free.
+ * @param {StartOptions} options
+ */
+async function preflight({ workerPort }) {
   if (!existsSync(WRANGLER_BIN)) {
     fail(`wrangler is not installed (${path.relative(REPO_ROOT, WRANGLER_BIN)} is missing); run npm ci first.`);
-    return 1;
+    return false;
   }
   try {
     await assertPortFree(HOST, workerPort);
+    return true;
   } catch (error) {
     fail(
       isAddressInUse(error)
         ? `port ${workerPort} on ${HOST} is busy; stop whatever is using it (another npm start or wrangler dev?) or pick another with --port.`
-        : `cannot bind ${HOST}:${workerPort}: ${error instanceof Error ? error.message : String(error)}`,
+        : `cannot bind ${HOST}:${workerPort}: ${errorMessage(error)}`,
     );
-    return 1;
+    return false;
   }
+}
 
+/**
+ * Runs start(); when it fails, says why (naming the option that changes a busy port) and gives null.
+ * @template T
+ * @param {{ name: string, what: string, flag: string, port: number }} service name: in the busy-port
+ *   line; what: in the failure line
+ * @param {() => Promise<T>} start
+ * @returns {Promise<T | null>}
+ */
+async function startService({ name, what, flag, port }, start) {
+  try {
+    return await start();
+  } catch (error) {
+    fail(
+      isAddressInUse(error)
+        ? `port ${port} on ${HOST} (${name}) is busy; stop whatever is using it or pick another with ${flag}.`
+        : `the ${what} failed to start: ${errorMessage(error)}`,
+    );
+    return null;
+  }
+}
+
+/**
+ * The demo canister with the vault; prints what it loaded and skipped.
+ * @param {StartOptions} options
+ */
+async function startCanister({ vaultDir, vaultLabel, canisterPort }) {
   process.stdout.write(`Loading notes from ${vaultLabel} ...\n`);
-  /** @type {import('../demo/canister.mjs').DemoCanister} */
-  let canister;
-  try {
-    canister = await startDemoCanister({
-      host: HOST,
-      port: canisterPort,
-      gatewaySecret: DEV_CANISTER_AUTH_SECRET,
-      vaultDir,
-      seedUser: DEMO_USER,
-      seedVault: DEMO_VAULT,
-    });
-  } catch (error) {
-    fail(
-      isAddressInUse(error)
-        ? `port ${canisterPort} on ${HOST} (demo canister) is busy; stop whatever is using it or pick another with --canister-port.`
-        : `the demo canister failed to start: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return 1;
-  }
-  const notePaths = canister.listNotes();
+  const canister = await startService({ name: 'demo canister', what: 'demo canister', flag: '--canister-port', port: canisterPort }, () =>
+    startDemoCanister({ host: HOST, port: canisterPort, gatewaySecret: DEV_CANISTER_AUTH_SECRET, vaultDir, seedUser: DEMO_USER, seedVault: DEMO_VAULT }),
+  );
+  if (canister === null) return null;
   if (canister.vault) printVaultIssues(canister.vault);
-  process.stdout.write(`Demo canister listening on ${canister.url} with ${notePaths.length} notes.\n`);
-  const exampleNote = notePaths.includes(DEMO_EXAMPLE_NOTE) ? DEMO_EXAMPLE_NOTE : (notePaths[0] ?? 'your-note.md');
+  process.stdout.write(`Demo canister listening on ${canister.url} with ${canister.listNotes().length} notes.\n`);
+  return canister;
+}
 
-  /** @type {import('../demo/auth-server.mjs').AuthServer} */
-  let authServer;
-  try {
-    authServer = await startAuthServer({ host: HOST, port: options.authPort, resourceOrigin: workerUrl, autoApprove: options.autoApprove });
-  } catch (error) {
-    fail(
-      isAddressInUse(error)
-        ? `port ${options.authPort} on ${HOST} (authorization server) is busy; stop whatever is using it or pick another with --auth-port.`
-        : `the authorization server failed to start: ${error instanceof Error ? error.message : String(error)}`,
-    );
+/** A 12-hour viewer token for the demo user, signed with the published dev secret. */
+function devToken() {
+  return mintToken({ sub: DEMO_USER, role: 'viewer', type: 'session', ttlSeconds: 12 * 3600, secret: DEV_SESSION_SECRET });
+}
+
+/**
+ * Starts the canister, the authorization server and the explorer page server in turn. When one
+ * fails it says why, closes those already started and gives null.
+ * @param {StartOptions} options
+ * @returns {Promise<Services | null>}
+ */
+async function startServices(options) {
+  const { workerUrl, authPort, explorerPort, autoApprove } = options;
+  const canister = await startCanister(options);
+  if (canister === null) return null;
+  const notePaths = canister.listNotes();
+  const authServer = await startService({ name: 'authorization server', what: 'authorization server', flag: '--auth-port', port: authPort }, () =>
+    startAuthServer({ host: HOST, port: authPort, resourceOrigin: workerUrl, autoApprove }),
+  );
+  if (authServer === null) {
     await canister.close();
-    return 1;
+    return null;
   }
-
-  const token = await mintToken({
-    sub: DEMO_USER,
-    role: 'viewer',
-    type: 'session',
-    ttlSeconds: 12 * 3600,
-    secret: DEV_SESSION_SECRET,
-  });
-
-  /** @type {{ url: string, close(): Promise<void> }} */
-  let explorer;
-  try {
-    explorer = await startExplorer({
-      host: HOST,
-      port: explorerPort,
-      workerUrl,
-      token,
-      listNotes: () => canister.listNotes(),
-      vaultLabel: `${notePaths.length} notes from ${options.customVault ? path.basename(vaultDir) : 'demo/vault'}`,
-    });
-  } catch (error) {
-    fail(
-      isAddressInUse(error)
-        ? `port ${explorerPort} on ${HOST} (explorer page) is busy; stop whatever is using it or pick another with --explorer-port.`
-        : `the explorer page server failed to start: ${error instanceof Error ? error.message : String(error)}`,
-    );
+  const token = await devToken();
+  const vaultLabel = `${notePaths.length} notes from ${options.customVault ? path.basename(options.vaultDir) : 'demo/vault'}`;
+  const explorer = await startService({ name: 'explorer page', what: 'explorer page server', flag: '--explorer-port', port: explorerPort }, () =>
+    startExplorer({ host: HOST, port: explorerPort, workerUrl, token, listNotes: () => canister.listNotes(), vaultLabel }),
+  );
+  if (explorer === null) {
     await authServer.close();
     await canister.close();
-    return 1;
+    return null;
   }
+  return { canister, authServer, explorer, token, notePaths };
+}
 
+/**
+ * Writes the dev secrets to a temporary env file (mode 0600) for wrangler, so that it lists them
+ * as hidden instead of printing them in its binding table.
+ */
+function writeSecretsFile() {
   const secretsDir = mkdtempSync(path.join(tmpdir(), 'knowtation-edge-dev-'));
   const envFile = path.join(secretsDir, 'worker.env');
   writeFileSync(envFile, `SESSION_SECRET=${DEV_SESSION_SECRET}\nCANISTER_AUTH_SECRET=${DEV_CANISTER_AUTH_SECRET}\n`, {
     mode: 0o600,
   });
-  const removeSecrets = () => rmSync(secretsDir, { recursive: true, force: true });
+  return { envFile, remove: () => rmSync(secretsDir, { recursive: true, force: true }) };
+}
 
-  // Detached: wrangler and its workerd children form their own process group, which we signal
-  // as a unit; a terminal Ctrl-C reaches only us, and we stop wrangler in order.
-  const wrangler = spawn(
+/**
+ * `wrangler dev` for the Worker, wired to the canister and the authorization server, in its own
+ * process group (with its workerd children) that is signalled as a unit.
+ * @param {StartOptions} options
+ * @param {Services} services
+ * @param {string} envFile
+ */
+function startWrangler({ workerPort, workerUrl, canisterUrl, env }, { authServer }, envFile) {
+  const vars = {
+    ENVIRONMENT: 'local',
+    CANISTER_URL: canisterUrl,
+    // The local stack is an exact OAuth resource too: its own origin, and the local authorization server's keys.
+    PUBLIC_ORIGIN: workerUrl,
+    OAUTH_AUTHORIZATION_SERVER: authServer.issuer,
+    JWT_JWKS_URL: authServer.jwksUrl,
+  };
+  const args = [WRANGLER_BIN, 'dev', '--port', String(workerPort), '--ip', HOST, '--env-file', envFile];
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  args.push('--show-interactive-dev-session=false', ...(env ? ['--env', env] : []));
+  return spawnGroup(
     process.execPath,
-    [
-      WRANGLER_BIN,
-      'dev',
-      '--port',
-      String(workerPort),
-      '--ip',
-      HOST,
-      '--env-file',
-      envFile,
-      '--var',
-      'ENVIRONMENT:local',
-      '--var',
-      `CANISTER_URL:${canisterUrl}`,
-      // The local stack is an exact OAuth resource too: its own origin, and the local authorization server's keys.
-      '--var',
-      `PUBLIC_ORIGIN:${workerUrl}`,
-      '--var',
-      `OAUTH_AUTHORIZATION_SERVER:${authServer.issuer}`,
-      '--var',
-      `JWT_JWKS_URL:${authServer.jwksUrl}`,
-      '--show-interactive-dev-session=false',
-      ...(options.env ? ['--env', options.env] : []),
-    ],
+    args,
     {
       cwd: REPO_ROOT,
       env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
       stdio: ['ignore', 'inherit', 'inherit'],
-      detached: true,
     },
+    (error) => fail(`could not run wrangler: ${error.message}`),
   );
-  const wranglerPid = wrangler.pid;
-  /** @type {Promise<number | null>} */
-  const wranglerExited = new Promise((resolve) => {
-    wrangler.once('exit', (code, signal) => resolve(signal ? null : code));
-    wrangler.once('error', (error) => {
-      fail(`could not run wrangler: ${error.message}`);
-      resolve(1);
-    });
-  });
-  let wranglerDone = false;
-  void wranglerExited.then(() => {
-    wranglerDone = true;
-  });
+}
 
-  // Last resort on any exit path: never leave wrangler/workerd or the secrets file behind.
-  process.on('exit', () => {
-    if (wranglerPid !== undefined) signalGroup(wranglerPid, 'SIGKILL');
-    removeSecrets();
-  });
-
+/**
+ * How the start stops: wrangler (SIGINT, then whatever is left of its process group), then the
+ * explorer, the authorization server and the canister, then the secrets file.
+ * @param {import('./lib/process.mjs').ProcessGroup} wrangler
+ * @param {Services} services
+ * @param {() => void} removeSecrets
+ * @returns {StopControl}
+ */
+function createStopControl(wrangler, { explorer, authServer, canister }, removeSecrets) {
   /** @type {Promise<void> | undefined} */
   let stopping;
   /** @type {() => void} */
   let announceStop = () => {};
-  /** Resolves when a signal (or the loss of our parent) asks us to stop. */
-  const stopRequested = new Promise((resolve) => {
+  /** @type {Promise<void>} */
+  const requested = new Promise((resolve) => {
     announceStop = () => resolve(undefined);
   });
-
-  /** Stops wrangler (SIGINT, then whatever is left of its process group), then the canister; runs once. */
-  function stopAll() {
+  const stopAll = () => {
     stopping ??= (async () => {
-      if (wranglerPid !== undefined) {
-        if (!wranglerDone) {
-          try {
-            process.kill(wranglerPid, 'SIGINT');
-          } catch {
-            // Already exited.
-          }
-          await Promise.race([wranglerExited, sleep(STOP_GRACE_MS)]);
-        }
-        if (groupAlive(wranglerPid)) {
-          signalGroup(wranglerPid, 'SIGTERM');
-          for (let waited = 0; waited < 3000 && groupAlive(wranglerPid); waited += 100) await sleep(100);
-          signalGroup(wranglerPid, 'SIGKILL');
-        }
-      }
+      await stopGroup(wrangler, STOP_GRACE_MS);
       await explorer.close();
       await authServer.close();
       await canister.close();
       removeSecrets();
     })();
     return stopping;
-  }
-
+  };
   /** @param {string} reason */
-  const requestStop = (reason) => {
+  const request = (reason) => {
     if (stopping) return;
     process.stdout.write(`\nnpm start: ${reason}, stopping wrangler, the explorer, the authorization server and the demo canister...\n`);
     announceStop();
     void stopAll();
   };
+  return { requested, stopping: () => stopping, stopAll, request };
+}
+
+/**
+ * Ctrl-C, SIGTERM and SIGHUP ask for a stop, and so does the loss of our parent: `kill <npm pid>`
+ * reaches only npm's shell, which exits without passing the signal on, and an orphaned start
+ * script must still take wrangler down instead of leaving it running.
+ * @param {StopControl} stop
+ */
+function stopOnSignals(stop) {
   for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-    process.on(signal, () => requestStop(`${signal} received`));
+    process.on(signal, () => stop.request(`${signal} received`));
   }
-  // `kill <npm pid>` reaches only npm's shell, which exits without passing the signal on; an
-  // orphaned start script must still take wrangler down instead of leaving it running.
   const parentPid = process.ppid;
   setInterval(() => {
-    if (process.ppid !== parentPid) requestStop('parent process exited');
+    if (process.ppid !== parentPid) stop.request('parent process exited');
   }, 500).unref();
+}
 
+/** @param {string} workerUrl */
+async function workerAnswers(workerUrl) {
+  try {
+    return (await healthStatus(workerUrl, 2000)) === 200;
+  } catch {
+    return false; // Not listening yet.
+  }
+}
+
+/**
+ * Polls the Worker's /health until it answers 200 (true), or wrangler exits, a stop is requested
+ * or READY_TIMEOUT_MS pass (false); prints a waiting line every PROGRESS_EVERY_MS.
+ * @param {string} workerUrl
+ * @param {import('./lib/process.mjs').ProcessGroup} wrangler
+ * @param {StopControl} stop
+ */
+async function waitForWorker(workerUrl, wrangler, stop) {
   const startedWaiting = Date.now();
   const deadline = startedWaiting + READY_TIMEOUT_MS;
   let nextProgress = startedWaiting + PROGRESS_EVERY_MS;
-  let ready = false;
   process.stdout.write(`Waiting for the Worker at ${workerUrl}/health (wrangler dev is bundling and starting workerd) ...\n`);
-  while (!ready && !wranglerDone && !stopping && Date.now() < deadline) {
+  while (!wrangler.done && !stop.stopping() && Date.now() < deadline) {
     if (Date.now() >= nextProgress) {
       process.stdout.write(`  still waiting for ${workerUrl}/health (${Math.round((Date.now() - startedWaiting) / 1000)}s of ${READY_TIMEOUT_MS / 1000}s) ...\n`);
       nextProgress += PROGRESS_EVERY_MS;
     }
-    try {
-      const response = await fetch(`${workerUrl}/health`, { signal: AbortSignal.timeout(2000) });
-      ready = response.status === 200;
-      await response.body?.cancel();
-    } catch {
-      // Not listening yet.
-    }
-    if (!ready) await sleep(250);
+    if (await workerAnswers(workerUrl)) return true;
+    await sleep(250);
   }
+  return false;
+}
+
+/**
+ * Says why the Worker never answered, stops everything; exit code 1.
+ * @param {string} workerUrl
+ * @param {import('./lib/process.mjs').ProcessGroup} wrangler
+ * @param {StopControl} stop
+ */
+async function failNotReady(workerUrl, wrangler, stop) {
+  const code = wrangler.done ? await wrangler.exited : undefined;
+  fail(
+    wrangler.done
+      ? `wrangler dev exited (code ${code ?? 'by signal'}) before the Worker answered ${workerUrl}/health; see its output above.`
+      : `the Worker did not answer ${workerUrl}/health with 200 within ${READY_TIMEOUT_MS / 1000}s.`,
+  );
+  await stop.stopAll();
+  return 1;
+}
+
+/**
+ * The banner's input once everything runs.
+ * @param {StartOptions} options
+ * @param {Services} services
+ * @returns {BannerInput}
+ */
+function bannerInput(options, { canister, explorer, authServer, token, notePaths }) {
+  return {
+    token,
+    workerUrl: options.workerUrl,
+    canisterUrl: canister.url,
+    explorerUrl: explorer.url,
+    authServerUrl: authServer.issuer,
+    autoApprove: options.autoApprove,
+    vaultLabel: options.vaultLabel,
+    notePaths: canister.listNotes(),
+    exampleNote: notePaths.includes(DEMO_EXAMPLE_NOTE) ? DEMO_EXAMPLE_NOTE : (notePaths[0] ?? 'your-note.md'),
+    demoVault: !options.customVault,
+    env: options.env,
+  };
+}
+
+/**
+ * Runs until a stop is requested (exit code 0) or wrangler exits by itself (1), then stops everything.
+ * @param {import('./lib/process.mjs').ProcessGroup} wrangler
+ * @param {StopControl} stop
+ */
+async function runUntilStopped(wrangler, stop) {
+  const outcome = await Promise.race([
+    stop.requested.then(() => /** @type {const} */ ('stop-requested')),
+    wrangler.exited.then(() => /** @type {const} */ ('wrangler-exited')),
+  ]);
+  if (outcome === 'wrangler-exited' && !stop.stopping()) {
+    const code = await wrangler.exited;
+    fail(`wrangler dev exited unexpectedly (code ${code ?? 'by signal'}); stopping the explorer, the authorization server and the demo canister.`);
+    await stop.stopAll();
+    return 1;
+  }
+  await stop.stopAll();
+  process.stdout.write('npm start: stopped.\n');
+  return 0;
+}
+
+/** @param {string[]} argv */
+async function main(argv) {
+  const options = optionsOrExitCode(argv);
+  if (typeof options === 'number') return options;
+  if (!(await preflight(options))) return 1;
+  const services = await startServices(options);
+  if (services === null) return 1;
+  const secrets = writeSecretsFile();
+  const wrangler = startWrangler(options, services, secrets.envFile);
+  // Last resort on any exit path: never leave wrangler/workerd or the secrets file behind.
+  process.on('exit', () => {
+    if (wrangler.pid !== undefined) signalGroup(wrangler.pid, 'SIGKILL');
+    secrets.remove();
+  });
+  const stop = createStopControl(wrangler, services, secrets.remove);
+  stopOnSignals(stop);
+  const ready = await waitForWorker(options.workerUrl, wrangler, stop);
+  const stopping = stop.stopping();
   if (stopping) {
     await stopping;
     process.stdout.write('npm start: stopped.\n');
     return 0;
   }
-  if (!ready) {
-    const code = wranglerDone ? await wranglerExited : undefined;
-    fail(
-      wranglerDone
-        ? `wrangler dev exited (code ${code ?? 'by signal'}) before the Worker answered ${workerUrl}/health; see its output above.`
-        : `the Worker did not answer ${workerUrl}/health with 200 within ${READY_TIMEOUT_MS / 1000}s.`,
-    );
-    await stopAll();
-    return 1;
-  }
-
-  process.stdout.write(
-    usageBanner({
-      token,
-      workerUrl,
-      canisterUrl: canister.url,
-      explorerUrl: explorer.url,
-      authServerUrl: authServer.issuer,
-      autoApprove: options.autoApprove,
-      vaultLabel,
-      notePaths: canister.listNotes(),
-      exampleNote,
-      demoVault: !options.customVault,
-      env: options.env,
-    }),
-  );
-
-  const outcome = await Promise.race([
-    stopRequested.then(() => /** @type {const} */ ('stop-requested')),
-    wranglerExited.then(() => /** @type {const} */ ('wrangler-exited')),
-  ]);
-  if (outcome === 'wrangler-exited' && !stopping) {
-    const code = await wranglerExited;
-    fail(`wrangler dev exited unexpectedly (code ${code ?? 'by signal'}); stopping the explorer, the authorization server and the demo canister.`);
-    await stopAll();
-    return 1;
-  }
-  await stopAll();
-  process.stdout.write('npm start: stopped.\n');
-  return 0;
+  if (!ready) return failNotReady(options.workerUrl, wrangler, stop);
+  process.stdout.write(usageBanner(bannerInput(options, services)));
+  return runUntilStopped(wrangler, stop);
 }
 
 // Explicit exit: idle keep-alive sockets of fetch() must not hold the process open after shutdown.

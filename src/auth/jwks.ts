@@ -22,7 +22,7 @@ class JwksFetchFailed extends Error {}
 /** jose's fetch, bounded: the answer it gets is already buffered within the deadline and the cap. */
 async function fetchJwksBounded(url: string, init: RequestInit): Promise<Response> {
   const answer = await boundedGet(url, init.headers ?? {}, { deadlineMs: JWKS_DEADLINE_MS, maxBytes: MAX_JWKS_BYTES, signal: init.signal });
-  if (answer.ok) return new Response(answer.bytes, { status: answer.status });
+  if (answer.ok) return new Response(answer.bytes as Uint8Array<ArrayBuffer>, { status: answer.status });
   if (answer.failure === 'status') return new Response(null, { status: answer.status ?? 502 });
   if (answer.failure === 'timeout') throw new DOMException('JWK set deadline', 'TimeoutError');
   throw new JwksFetchFailed(answer.failure);

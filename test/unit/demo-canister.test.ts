@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_VAULT_FILE_BYTES,
@@ -150,6 +151,25 @@ async function untilLogged(canister: DemoCanister, user: string, count: number):
     if ((await requestLog(canister, user)).length >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * One request written byte for byte on a fresh connection, so that no client fills in or checks the
+ * Host header or the request target; the status and body of the answer, read until the server closes.
+ */
+function rawExchange(port: number, head: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(head));
+    const chunks: Buffer[] = [];
+    socket.setTimeout(5000, () => socket.destroy(new Error('no answer within 5 s')));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1] ?? 0);
+      resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+    });
+  });
 }
 
 describe('demo canister', () => {
@@ -847,6 +867,154 @@ describe('demo canister', () => {
       expect(await requestLog(canister, freshUser('never-seen'))).toEqual([]);
       const res = expectResponse(await exchange(canister.url, '/__control/requests', { headers: { 'X-Gateway-Auth': SECRET } }));
       expect(res.status).toBe(400);
+    });
+  });
+
+  describe('Host guard (DNS rebinding)', () => {
+    const MISDIRECTED = '{"error":"Misdirected request","code":"MISDIRECTED_REQUEST"}';
+    const notePath = 'daily/2026-03-02.md';
+    const otherPort = () => (canister.port === 65535 ? canister.port - 1 : canister.port + 1);
+
+    it('serves its own loopback name and port, as the Worker sends them (fetch sets Host from the URL)', async () => {
+      for (const host of [`127.0.0.1:${canister.port}`, `localhost:${canister.port}`, `LocalHost:${canister.port}`]) {
+        const res = expectResponse(await exchange(canister.url, noteTarget(notePath), { headers: { ...authHeaders('demo'), Host: host } }));
+        expect(res.status, host).toBe(200);
+        expect(JSON.parse(res.body).path).toBe(notePath);
+      }
+      const user = freshUser('worker-shape');
+      await seed(canister, user, 'default', [{ path: 'w.md', body: 'from fetch' }]);
+      const viaFetch = await fetch(`${canister.url}${noteTarget('w.md')}`, { headers: authHeaders(user) });
+      expect(viaFetch.status).toBe(200);
+      expect(((await viaFetch.json()) as { body: string }).body).toBe('from fetch');
+      const [logged] = await requestLog(canister, user);
+      expect(logged!.headers.host).toBe(`127.0.0.1:${canister.port}`);
+    });
+
+    it.each([
+      ['a foreign name', () => 'evil.example'],
+      ['a foreign name with the canister port 8788', () => 'evil.example:8788'],
+      ['a foreign name with this port', () => `evil.example:${canister.port}`],
+      ['a name that starts with the loopback address', () => `127.0.0.1.evil.example:${canister.port}`],
+      ['localhost with another port', () => `localhost:${otherPort()}`],
+      ['the loopback address with another port', () => `127.0.0.1:${otherPort()}`],
+      ['the loopback address without a port', () => '127.0.0.1'],
+      ['localhost without a port', () => 'localhost'],
+      ['userinfo before the own name', () => `user@127.0.0.1:${canister.port}`],
+      ['userinfo with a password before localhost', () => `user:pass@localhost:${canister.port}`],
+      ['another loopback address', () => `127.0.0.2:${canister.port}`],
+      ['IPv6 loopback, where it does not listen', () => `[::1]:${canister.port}`],
+      ['the any address', () => `0.0.0.0:${canister.port}`],
+      ['a trailing dot', () => `localhost.:${canister.port}`],
+    ])('refuses %s with 421 and a fixed body, even with the published gateway secret', async (_label, host) => {
+      const res = expectResponse(await exchange(canister.url, noteTarget(notePath), { headers: { ...authHeaders('demo'), Host: host() } }));
+      expect(res.status).toBe(421);
+      expect(res.body).toBe(MISDIRECTED);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers.connection).toBe('close');
+    });
+
+    it('refuses an empty Host, a request without Host, and two Host headers', async () => {
+      const port = canister.port;
+      const own = `127.0.0.1:${port}`;
+      const target = noteTarget(notePath);
+      const auth = `X-Gateway-Auth: ${SECRET}\r\nX-User-Id: demo\r\n`;
+      for (const head of [
+        `GET ${target} HTTP/1.1\r\nHost: \r\n${auth}Connection: close\r\n\r\n`,
+        `GET ${target} HTTP/1.0\r\n${auth}\r\n`,
+        `GET ${target} HTTP/1.1\r\nHost: ${own}\r\nHost: evil.example\r\n${auth}Connection: close\r\n\r\n`,
+        `GET ${target} HTTP/1.1\r\nHost: evil.example\r\nHost: ${own}\r\n${auth}Connection: close\r\n\r\n`,
+      ]) {
+        const res = await rawExchange(port, head);
+        expect(res.status, head).toBe(421);
+        expect(res.body).toBe(MISDIRECTED);
+      }
+      // Node itself answers 400 to an HTTP/1.1 request with no Host at all; nothing of the note either way.
+      const noHost = await rawExchange(port, `GET ${target} HTTP/1.1\r\n${auth}Connection: close\r\n\r\n`);
+      expect(noHost.status).toBe(400);
+      expect(noHost.body).not.toContain('Monday');
+    });
+
+    it('refuses an absolute-form request target that names another host, whatever the Host header says', async () => {
+      const port = canister.port;
+      const target = noteTarget(notePath);
+      const auth = `X-Gateway-Auth: ${SECRET}\r\nX-User-Id: demo\r\nConnection: close\r\n`;
+      for (const absolute of [
+        `http://evil.example${target}`,
+        `http://evil.example:${port}${target}`,
+        `http://user@127.0.0.1:${port}${target}`,
+        `https://127.0.0.1:${port}${target}`,
+        `http://localhost:${otherPort()}${target}`,
+      ]) {
+        const res = await rawExchange(port, `GET ${absolute} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${auth}\r\n`);
+        expect(res.status, absolute).toBe(421);
+        expect(res.body).toBe(MISDIRECTED);
+      }
+      // Naming this canister is not refused by the Host rule (the target is then not a note route: 404).
+      const own = await rawExchange(port, `GET http://127.0.0.1:${port}${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${auth}\r\n`);
+      expect(own.status).toBe(404);
+    });
+
+    it('a rebound page gets nothing: notes, health, OPTIONS and the whole control API answer 421, and nothing is stored or logged', async () => {
+      const port = canister.port;
+      const user = freshUser('rebinding');
+      await seed(canister, user, 'default', [{ path: 'secret.md', frontmatter: { title: 'Private' }, body: 'private body text' }]);
+      // What a page on http://attacker.example:<port> sends once its name resolves to 127.0.0.1.
+      const page = { Host: `attacker.example:${port}`, Origin: `http://attacker.example:${port}`, 'X-Gateway-Auth': SECRET, 'X-User-Id': user };
+      const json = { ...page, 'Content-Type': 'application/json' };
+      const attempts: Array<[string, ExchangeOptions]> = [
+        [noteTarget('secret.md'), { headers: page }],
+        ['/health', { headers: page }],
+        [noteTarget('secret.md'), { method: 'OPTIONS', headers: page }],
+        [`/__control/requests?user=${encodeURIComponent(user)}`, { headers: page }],
+        ['/__control/notes', { method: 'POST', headers: json, body: JSON.stringify({ user, vault: 'default', notes: [{ path: 'planted.md' }] }) }],
+        ['/__control/faults', { method: 'POST', headers: json, body: JSON.stringify({ user, vault: 'default', path: 'secret.md', fault: { kind: 'hang' } }) }],
+      ];
+      for (const [target, options] of attempts) {
+        const res = expectResponse(await exchange(canister.url, target, options));
+        expect(res.status, `${options.method ?? 'GET'} ${target}`).toBe(421);
+        expect(res.body).toBe(MISDIRECTED);
+        expect(res.body).not.toMatch(/private|Private|attacker/);
+        expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      }
+      const secret = expectResponse(await exchange(canister.url, noteTarget('secret.md'), { headers: authHeaders(user) }));
+      expect(JSON.parse(secret.body).body).toBe('private body text');
+      expect(expectResponse(await exchange(canister.url, noteTarget('planted.md'), { headers: authHeaders(user) })).status).toBe(404);
+      const log = await requestLog(canister, user);
+      expect(log.map((entry) => entry.headers.host)).toEqual([`127.0.0.1:${port}`, `127.0.0.1:${port}`]);
+    });
+
+    it.each(['0.0.0.0', '::', '192.0.2.1', '', 'example.com', '127.0.0.1.evil.example', '[::1]x'])(
+      'refuses to listen on the non-loopback host %j',
+      async (host) => {
+        await expect(startDemoCanister({ gatewaySecret: SECRET, host })).rejects.toThrow(/loopback/);
+      },
+    );
+
+    it('on ::1 it serves [::1]:<port> and localhost:<port>, and refuses 127.0.0.1:<port>', async (context) => {
+      let v6: DemoCanister;
+      try {
+        v6 = await startDemoCanister({ gatewaySecret: SECRET, host: '::1', vaultDir: demoVault });
+      } catch {
+        context.skip();
+        return;
+      }
+      try {
+        expect(v6.url).toBe(`http://[::1]:${v6.port}`);
+        const read = (host: string) =>
+          new Promise<number>((resolve, reject) => {
+            const req = httpRequest({ host: '::1', port: v6.port, path: noteTarget(notePath), headers: { ...authHeaders('demo'), Host: host }, agent: false }, (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            });
+            req.on('error', reject);
+            req.end();
+          });
+        expect(await read(`[::1]:${v6.port}`)).toBe(200);
+        expect(await read(`localhost:${v6.port}`)).toBe(200);
+        expect(await read(`127.0.0.1:${v6.port}`)).toBe(421);
+      } finally {
+        await v6.close();
+      }
     });
   });
 
