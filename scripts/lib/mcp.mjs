@@ -1,16 +1,15 @@
 // @ts-check
-/** The four contracts and the MCP request shape, shared by the scripts that call a running Worker. */
+/** The contracts and the MCP request shape, shared by the scripts that call a running Worker. */
+import { CONTRACTS as REGISTRY } from '../../src/contracts/registry.ts';
 
 /** Accept header of a Streamable HTTP MCP request. */
 export const MCP_ACCEPT = 'application/json, text/event-stream';
 
-/** The four contracts: REST route, MCP tool and payload schema id, in one table. */
-export const CONTRACTS = [
-  { route: 'note-outline', tool: 'get_note_outline', schema: 'knowtation.note_outline/v1' },
-  { route: 'document-tree', tool: 'get_document_tree', schema: 'knowtation.document_tree/v0' },
-  { route: 'metadata-facets', tool: 'get_metadata_facets', schema: 'knowtation.metadata_facets/v0' },
-  { route: 'section-source', tool: 'get_section_source', schema: 'knowtation.section_source/v0' },
-];
+/**
+ * The contracts, read from the Worker's own registry (src/contracts/registry.ts; the scripts run
+ * under tsx): the REST route below /api/v1/, the MCP tool and the payload schema id.
+ */
+export const CONTRACTS = REGISTRY.map(({ route, tool, schema }) => ({ route: route.replace(/^\/api\/v1\//, ''), tool, schema }));
 
 /**
  * The body of one JSON-RPC request.

@@ -37,7 +37,7 @@ interface RunResult {
 
 function runSmoke(args: string[]): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, ...args], { cwd: repoRoot, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', script, ...args], { cwd: repoRoot, timeout: 60_000 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') {
         reject(error);
         return;

@@ -47,6 +47,8 @@ describe('npm start -- --vault <folder>', () => {
     child = spawn(
       process.execPath,
       [
+        '--import',
+        'tsx',
         path.join(repoRoot, 'scripts', 'start.mjs'),
         '--vault', vaultDir,
         '--port', String(ports.worker),

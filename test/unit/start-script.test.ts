@@ -13,7 +13,7 @@ const script = path.join(repoRoot, 'scripts', 'start.mjs');
 
 function runStart(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, ...args], { cwd: repoRoot, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', script, ...args], { cwd: repoRoot, timeout: 20_000 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') {
         reject(error);
         return;
