@@ -6,6 +6,7 @@
 import { env as poolBindings } from 'cloudflare:workers';
 import { SignJWT } from 'jose';
 import worker from '../../../src/index';
+import { CONTRACTS, type ContractName } from '../../../src/contracts/registry';
 import { canisterSecret, canisterUrl } from './canister';
 import { assertMatchesOpenApi } from './openapi';
 
@@ -75,19 +76,9 @@ export async function callWorker(pathAndQuery: string, options: CallOptions = {}
   return response;
 }
 
-export const REST_ROUTES = {
-  note_outline: '/api/v1/note-outline',
-  document_tree: '/api/v1/document-tree',
-  metadata_facets: '/api/v1/metadata-facets',
-  section_source: '/api/v1/section-source',
-} as const;
-
-export const TOOLS = {
-  note_outline: 'get_note_outline',
-  document_tree: 'get_document_tree',
-  metadata_facets: 'get_metadata_facets',
-  section_source: 'get_section_source',
-} as const;
+/** Each contract's REST route and MCP tool, from the registry. */
+export const REST_ROUTES = Object.fromEntries(CONTRACTS.map((contract) => [contract.name, contract.route])) as Record<ContractName, string>;
+export const TOOLS = Object.fromEntries(CONTRACTS.map((contract) => [contract.name, contract.tool])) as Record<ContractName, string>;
 
 export function restGet(route: string, path: string | null, options: CallOptions = {}): Promise<Response> {
   const query = path === null ? '' : `?path=${encodeURIComponent(path)}`;
