@@ -12,9 +12,8 @@
  * The dev secrets reach wrangler through a temporary env file (mode 0600, removed on exit), so
  * wrangler lists them as hidden instead of printing them in its binding table.
  */
-import { mkdtempSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_VAULT_NOTES, startDemoCanister } from '../demo/canister.mjs';
@@ -242,8 +241,8 @@ function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
   ];
   return [
     '',
-    'Viewer token (sub demo, 12h):',
-    token,
+    'Viewer token (sub demo, 12h); the commands below read it from $TOKEN:',
+    `  export TOKEN=${token}`,
     '',
     'Health:',
     `  curl -s ${workerUrl}/health`,
@@ -259,15 +258,16 @@ function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
  * @param {BannerInput} input
  * @param {string} auth the curl -H option with the token
  */
-function mcpLines({ token, workerUrl, authServerUrl, exampleNote }, auth) {
+function mcpLines({ workerUrl, authServerUrl, exampleNote }, auth) {
   const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_note_outline', arguments: { path: exampleNote } } };
   return [
     '',
     'MCP tools/call:',
     `  curl -s -X POST ${workerUrl}/mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' ${auth} -d ${shellQuote(JSON.stringify(call))}`,
     '',
-    'MCP Inspector CLI (0.16.8 is the first with --header; it runs on Node 20 here):',
-    `  npx -y @modelcontextprotocol/inspector@0.16.8 --cli ${workerUrl}/mcp --transport http --header ${shellQuote(`Authorization: Bearer ${token}`)} --method tools/list`,
+    'MCP Inspector CLI (0.16.8, the first with --header; the first run downloads it, about 40 s, and npm',
+    'warns EBADENGINE because it declares Node 22: it runs on Node 20 all the same):',
+    `  npx -y @modelcontextprotocol/inspector@0.16.8 --cli ${workerUrl}/mcp --transport http --header "Authorization: Bearer $TOKEN" --method tools/list`,
     '',
     'OAuth-only clients (no token, no custom header): give them the MCP URL, they discover the',
     `authorization server from the 401, register, and send you to ${authServerUrl} to approve:`,
@@ -282,7 +282,7 @@ function mcpLines({ token, workerUrl, authServerUrl, exampleNote }, auth) {
  * @returns {string}
  */
 function usageBanner(input) {
-  const auth = `-H ${shellQuote(`Authorization: Bearer ${input.token}`)}`;
+  const auth = '-H "Authorization: Bearer $TOKEN"';
   const footer = ['', 'More tokens: npm run -s token -- --help', 'Press Ctrl-C to stop.', '==========================================================', ''];
   return [...serviceLines(input), ...restLines(input, auth), ...mcpLines(input, auth), ...footer].join('\n');
 }
@@ -421,10 +421,13 @@ async function startServices(options) {
 
 /**
  * Writes the dev secrets to a temporary env file (mode 0600) for wrangler, so that it lists them
- * as hidden instead of printing them in its binding table.
+ * as hidden instead of printing them in its binding table. It lives under the git-ignored
+ * .wrangler/ folder, so wrangler names it by a short path inside the project.
  */
 function writeSecretsFile() {
-  const secretsDir = mkdtempSync(path.join(tmpdir(), 'knowtation-edge-dev-'));
+  const parent = path.join(REPO_ROOT, '.wrangler', 'start');
+  mkdirSync(parent, { recursive: true });
+  const secretsDir = mkdtempSync(path.join(parent, 'dev-'));
   const envFile = path.join(secretsDir, 'worker.env');
   writeFileSync(envFile, `SESSION_SECRET=${DEV_SESSION_SECRET}\nCANISTER_AUTH_SECRET=${DEV_CANISTER_AUTH_SECRET}\n`, {
     mode: 0o600,
@@ -456,7 +459,8 @@ function startWrangler({ workerPort, workerUrl, canisterUrl, env }, { authServer
     args,
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+      // Offline and quiet: no metrics, no Request.cf lookup, no update notice for the pinned wrangler.
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
     (error) => fail(`could not run wrangler: ${error.message}`),

@@ -93,7 +93,10 @@ describe('npm start -- --vault <folder>', () => {
   });
 
   it('the printed REST command works with the printed token', async () => {
-    const token = /Viewer token \(sub demo, 12h\):\n(\S+)\n/.exec(output)?.[1];
+    // The token is printed once; every command reads it from $TOKEN.
+    const token = /\n {2}export TOKEN=(\S+)\n/.exec(output)?.[1];
+    expect(output.split(token ?? 'no token printed').length - 1).toBe(1);
+    expect(output).not.toMatch(/\.\.\/tmp\/|\/tmp\/knowtation/);
     expect(token).toBeDefined();
     const line = output.split('\n').find((text) => text.includes('/api/v1/note-outline?path='));
     const url = /"(http:\/\/[^"]+)"/.exec(line ?? '')?.[1];
