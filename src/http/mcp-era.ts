@@ -11,13 +11,18 @@
  * taken for a 2026 request. Every refusal here has a fixed text and never
  * quotes the request.
  */
-import { CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { withoutOptionalWhitespace } from '../unsafe-text';
 
 /** The one sessionless revision this endpoint serves (server/discover, per-request `_meta`). */
 export const MODERN_REVISION = '2026-07-28';
-/** Revisions served through `initialize` (the SDK's list: 2025-11-25 down to 2024-10-07). */
-export const LEGACY_REVISIONS: readonly string[] = [...SUPPORTED_PROTOCOL_VERSIONS];
+/**
+ * Revisions served through `initialize`: the SDK's own list (SUPPORTED_PROTOCOL_VERSIONS), and the
+ * SDK's `_meta` key names below, spelled here so that deciding the era never loads the SDK (it is
+ * loaded on first use, mcp.ts); test/unit/mcp-sdk-names.test.ts keeps them equal to the SDK's.
+ */
+export const LEGACY_REVISIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 export const SERVED_REVISIONS: readonly string[] = [MODERN_REVISION, ...LEGACY_REVISIONS];
 
 /** JSON-RPC codes of the 2026-07-28 revision. */

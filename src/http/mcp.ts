@@ -22,7 +22,7 @@ import { errorHeaders, isOriginAllowed, jsonResponse } from './responses';
 import { takeRateLimit } from '../rate-limit';
 import { answerIdOf, decideEra, describeClient, type EraRefusal } from './mcp-era';
 import { fixedErrorsOnRefusal } from './mcp-messages';
-import { serveExchange, type Exchange } from './mcp-server';
+import type { Exchange } from './mcp-server';
 
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
@@ -139,6 +139,8 @@ export async function mcpRoute({ request, config, log, endpointVault = null }: R
     rawMessage: message,
     unknownTool: false,
   };
+  // The SDK is loaded on the first message that reaches it, so an isolate that serves only REST never pays for it.
+  const { serveExchange } = await import('./mcp-server');
   return fixedErrorsOnRefusal(await serveExchange(exchange, era.era), id, log);
 }
 
