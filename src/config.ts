@@ -11,6 +11,13 @@ import type { RateLimitBinding } from './rate-limit';
 
 const MIN_HMAC_SECRET_CHARS = 32;
 
+/** Bounds and sets the schema accepts, named once so the reports can state them (they are not secret). */
+const CANISTER_TIMEOUT_MIN_MS = 100;
+const CANISTER_TIMEOUT_MAX_MS = 30_000;
+const CANISTER_TIMEOUT_DEFAULT_MS = 5_000;
+const ENVIRONMENTS = ['local', 'staging', 'production'] as const;
+const BOOLEAN_TEXT = ['true', 'false'] as const;
+
 const optionalText = z
   .string()
   .optional()
@@ -90,13 +97,13 @@ export const EnvSchema = z.object({
     JWT_AUDIENCE: optionalText,
     CORS_ORIGINS: originList,
     CANISTER_TIMEOUT_MS: optionalText
-      .transform((value) => (value === undefined ? 5_000 : Number(value)))
-      .pipe(z.number().int().min(100).max(30_000)),
+      .transform((value) => (value === undefined ? CANISTER_TIMEOUT_DEFAULT_MS : Number(value)))
+      .pipe(z.number().int().min(CANISTER_TIMEOUT_MIN_MS).max(CANISTER_TIMEOUT_MAX_MS)),
     OAUTH_AUTHORIZATION_SERVER: oauthIdentifier,
     PUBLIC_ORIGIN: publicOrigin,
-    LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: optionalText.pipe(z.enum(['true', 'false']).default('false')),
-    ENVIRONMENT: optionalText.pipe(z.enum(['local', 'staging', 'production']).default('production')),
-    SCOOLING_SMOKE_ENABLED: optionalText.pipe(z.enum(['true', 'false']).default('false')),
+    LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: optionalText.pipe(z.enum(BOOLEAN_TEXT).default('false')),
+    ENVIRONMENT: optionalText.pipe(z.enum(ENVIRONMENTS).default('production')),
+    SCOOLING_SMOKE_ENABLED: optionalText.pipe(z.enum(BOOLEAN_TEXT).default('false')),
     SCOOLING_SMOKE_TOKEN: optionalText,
 });
 
@@ -140,6 +147,32 @@ export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
 export interface ConfigProblem {
   variable: ConfigVariable;
   reason: ConfigReason;
+}
+
+const oneOf = (values: readonly string[]): string => `must be one of: ${values.join(', ')}`;
+const TIMEOUT_RANGE = `must be an integer from ${CANISTER_TIMEOUT_MIN_MS} to ${CANISTER_TIMEOUT_MAX_MS} (milliseconds; unset means ${CANISTER_TIMEOUT_DEFAULT_MS})`;
+
+/**
+ * What a variable must be, where the reason alone does not say: the range of `out_of_range` and
+ * `not_a_number`, the set of `not_allowed`. These bounds are part of the schema, never a value.
+ */
+const PROBLEM_DETAIL: Partial<Record<ConfigVariable, Partial<Record<ConfigReason, string>>>> = {
+  CANISTER_TIMEOUT_MS: { out_of_range: TIMEOUT_RANGE, not_a_number: TIMEOUT_RANGE },
+  ENVIRONMENT: { not_allowed: oneOf(ENVIRONMENTS) },
+  LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: { not_allowed: oneOf(BOOLEAN_TEXT) },
+  SCOOLING_SMOKE_ENABLED: { not_allowed: oneOf(BOOLEAN_TEXT) },
+  RATE_LIMITER: {
+    invalid: 'wrangler.toml [[ratelimits]] name = "RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
+  },
+};
+
+/**
+ * One line for people on one problem (`npm run check-config`): the variable's own bounds or
+ * allowed set where it has them, else the reason's text. The reports that machines read
+ * (local /health, the log line) keep the bare `{ variable, reason }`.
+ */
+export function describeConfigProblem(problem: ConfigProblem): string {
+  return PROBLEM_DETAIL[problem.variable]?.[problem.reason] ?? CONFIG_REASON_TEXT[problem.reason];
 }
 
 export interface Config {

@@ -1,19 +1,52 @@
 // Knowtation Edge explorer: picks a note and draws the four body-free payloads the Worker returns
-// for it (outline, document tree, sections, facets) as collapsible trees with levels and ids.
+// for it (outline, document tree, sections, facets) as cards with collapsible trees, levels and ids.
 //
 // Every string that comes from a note (heading text, ids, titles, facet values, paths) is put into
-// the page with textContent or as an attribute value, never parsed as HTML: heading text is
-// untrusted data. The Worker is called cross-origin with the bearer token from /session.json,
-// exactly as the Hub frontend calls it. body[data-state] is 'starting', 'loading', 'done' or
-// 'error' so tests and people can tell when a note has been drawn.
+// the page with textContent, never parsed as HTML: heading text is untrusted data. Note-derived
+// text is bidi-isolated (dir="auto" or <bdi>), so a right-to-left heading or path segment never
+// reorders the text around it. The Worker is called cross-origin with the bearer token from
+// /session.json, exactly as the Hub frontend calls it.
+//
+// Requests: the Worker allows each user 60 requests a minute in production (and under npm start).
+// The page spends them only on what it shows: a card is fetched only while it is open (which cards
+// are open is remembered), each answer is kept in the page, so showing a note again costs nothing,
+// and after a 429 the page sends nothing until Retry-After has passed, then fetches what is open.
+//
+// body[data-state] is 'starting', 'loading', 'done' or 'error' so tests and people can tell when a
+// note has been drawn.
 'use strict';
 
 const ROUTES = ['note-outline', 'document-tree', 'section-source', 'metadata-facets'];
+const DEFAULT_OPEN = ['note-outline'];
+const OPEN_CARDS_KEY = 'knowtation-explorer.open-cards';
 const FACET_ORDER = ['project', 'tags', 'date', 'updated', 'causal_chain_id', 'entity', 'episode_id'];
+/** Answers kept in the page (a payload is at most about 1 MB; most are a few KB). */
+const CACHE_LIMIT = 500;
+/** The widest id column a card gives its ids, in characters; longer ids wrap inside it. */
+const ID_COLUMN_MAX_CHARS = 44;
+const PRODUCTION_LIMIT_TEXT = 'production allows 60 a minute per user';
+const LIFT_LIMIT_TEXT = 'npm start -- --env load';
 
 /** @type {{ workerUrl: string, token: string, vaultLabel: string, notes: string[] }} */
 let session;
-let loadSeq = 0;
+/** The note shown, or null before the first one. */
+let current = null;
+/** @type {Set<string>} */
+const openCards = new Set(readOpenCards());
+/** route + '\n' + path -> { ok, status, payload } or a lasting failure; insertion order is recency. */
+const cache = new Map();
+/** route + '\n' + path -> Promise of a result, while the request is in flight. */
+const inflight = new Map();
+/** Per route, what its card shows for the current note: { kind: 'closed'|'loading'|'ok'|'error'|'waiting', result? }. */
+const cardState = new Map();
+/** Send times of the page's requests to the Worker (for the meter). */
+const sentTimes = [];
+/** Until when the Worker asked the page to wait (ms since the epoch); 0 when it has not. */
+let pausedUntil = 0;
+let resumeTimer = 0;
+let tickTimer = 0;
+/** @type {Map<string, HTMLButtonElement>} path -> its button in the note list (only the shown ones). */
+let listButtons = new Map();
 
 /** Creates an element with a class and text content (never HTML). */
 function el(tag, className, text) {
@@ -23,20 +56,76 @@ function el(tag, className, text) {
   return node;
 }
 
+/** Note-derived text in its own bidi context: its direction comes from its own first strong character. */
+function isolated(tag, className, text) {
+  const node = el(tag, className, text);
+  node.dir = 'auto';
+  return node;
+}
+
+/**
+ * A vault path drawn left to right as the folder hierarchy it is: each folder and the file name's
+ * stem isolated in a <bdi>, the extension after it, so a right-to-left name shows in its own
+ * direction without reordering the path or moving `.md` to its other side. textContent is exactly
+ * the path.
+ */
+function pathNode(notePath, className, folderClass) {
+  const node = el('span', className);
+  node.dir = 'ltr';
+  const segments = notePath.split('/');
+  segments.forEach((segment, index) => {
+    const last = index === segments.length - 1;
+    const folder = !last && folderClass ? ` ${folderClass}` : '';
+    if (index > 0) node.append(el('span', `sep${folder}`, '/'));
+    const extension = last ? /^(.+)(\.[A-Za-z0-9]{1,10})$/s.exec(segment) : null;
+    if (extension) node.append(el('bdi', 'segment', extension[1]), el('span', 'ext', extension[2]));
+    else node.append(el('bdi', `segment${folder}`, segment));
+  });
+  return node;
+}
+
+function readOpenCards() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(OPEN_CARDS_KEY) ?? 'null');
+    if (Array.isArray(stored)) return stored.filter((route) => ROUTES.includes(route));
+  } catch {
+    // No storage (private mode, file://): the default is fine.
+  }
+  return DEFAULT_OPEN;
+}
+
+function saveOpenCards() {
+  try {
+    localStorage.setItem(OPEN_CARDS_KEY, JSON.stringify([...openCards]));
+  } catch {
+    // Not remembered across reloads; nothing else changes.
+  }
+}
+
 function setStatus(text, isError) {
   const status = document.getElementById('status');
   status.textContent = text;
   status.classList.toggle('error', Boolean(isError));
 }
 
-/** The row of one heading-like node: level badge, text, id. */
-function headingRow(level, text, id, extra) {
+function clock(ms) {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+function secondsLeft() {
+  return Math.max(0, Math.ceil((pausedUntil - Date.now()) / 1000));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Trees
+
+/** The row of one heading-like node: level badge, text, optional flag, id (ids align in a column). */
+function headingRow(level, text, id, flag) {
   const row = el('span', 'row');
   row.append(el('span', 'level', level === undefined ? '' : `H${level}`));
-  const label = el('span', text === '' ? 'text empty' : 'text', text === '' ? '(empty heading)' : text);
-  row.append(label);
-  if (id !== undefined && id !== '') row.append(el('code', 'id', `#${id}`));
-  if (extra) row.append(extra);
+  row.append(text === '' ? el('span', 'text empty', '(empty heading)') : isolated('span', 'text', text));
+  if (flag) row.append(flag);
+  row.append(id !== undefined && id !== '' ? el('code', 'id', `#${id}`) : el('span', 'id'));
   return row;
 }
 
@@ -92,7 +181,7 @@ function sectionNodes(payload) {
   const seen = new Set();
   const convert = (section) => {
     seen.add(section.section_id);
-    const flag = el('span', section.body_available ? 'flag' : 'flag warn', section.body_available ? 'body available' : 'no body');
+    const flag = el('span', section.body_available ? 'flag' : 'flag warn', section.body_available ? 'has body' : 'no body');
     return {
       row: headingRow(section.level, section.heading_text, section.section_id, flag),
       children: section.child_section_ids
@@ -104,42 +193,89 @@ function sectionNodes(payload) {
   return payload.sections.filter((section) => !childIds.has(section.section_id)).map(convert);
 }
 
-function valueRow(key, value) {
-  const row = el('span', 'row');
-  row.append(el('span', 'key', key));
-  if (value === null) row.append(el('span', 'value null', 'null'));
-  else row.append(el('span', 'value', value));
-  return row;
+/** The longest id a heading card shows, in characters (the id column's width). */
+function longestId(route, payload) {
+  let longest = 0;
+  const visit = (node) => {
+    longest = Math.max(longest, node.id.length + 1);
+    node.children.forEach(visit);
+  };
+  if (route === 'note-outline') for (const heading of payload.headings) longest = Math.max(longest, heading.id.length + 1);
+  if (route === 'document-tree') payload.root.children.forEach(visit);
+  if (route === 'section-source') for (const section of payload.sections) longest = Math.max(longest, section.section_id.length + 1);
+  return Math.min(longest, ID_COLUMN_MAX_CHARS);
 }
 
-function facetNodes(payload) {
+/** The facets card: one row per key, every value of a list shown (repeats included), in order. */
+function drawFacets(payload) {
+  const table = el('div', 'facets');
+  const addRow = (group, key, value) => {
+    const row = el('div', 'facet-row');
+    row.append(el('span', 'group', group), el('span', 'key', key));
+    const values = el('span', 'values');
+    if (value === null) values.append(el('span', 'value null', 'null'));
+    else if (Array.isArray(value)) {
+      if (value.length === 0) values.append(el('span', 'value null', '[] (none)'));
+      for (const item of value) values.append(isolated('span', 'value chip', item));
+      if (value.length > 1) values.append(el('span', 'count muted small', `${value.length} values`));
+    } else values.append(isolated('span', 'value', value));
+    row.append(values);
+    table.append(row);
+  };
   const keys = [...FACET_ORDER, ...Object.keys(payload.facets).filter((key) => !FACET_ORDER.includes(key))];
-  const facetChildren = keys
-    .filter((key) => Object.prototype.hasOwnProperty.call(payload.facets, key))
-    .map((key) => {
-      const value = payload.facets[key];
-      if (Array.isArray(value)) {
-        return { row: valueRow(key, value.length === 0 ? '[]' : `${value.length} value${value.length === 1 ? '' : 's'}`), children: value.map((item) => ({ row: valueRow('', item), children: [] })) };
-      }
-      return { row: valueRow(key, value), children: [] };
-    });
-  const inferredChildren = Object.entries(payload.inferred).map(([key, value]) => ({ row: valueRow(key, value), children: [] }));
-  return [
-    { row: valueRow('facets', ''), children: facetChildren },
-    { row: valueRow('inferred', ''), children: inferredChildren },
-  ];
+  for (const key of keys) if (Object.prototype.hasOwnProperty.call(payload.facets, key)) addRow('facets', key, payload.facets[key]);
+  for (const [key, value] of Object.entries(payload.inferred)) addRow('inferred', key, value);
+  return table;
 }
 
 const DRAW = {
   'note-outline': { nodes: outlineNodes, count: (p) => `${p.headings.length} heading${p.headings.length === 1 ? '' : 's'}` },
   'document-tree': { nodes: documentTreeNodes, count: (p) => `${p.root.children.length} top-level node${p.root.children.length === 1 ? '' : 's'}` },
   'section-source': { nodes: sectionNodes, count: (p) => `${p.sections.length} section${p.sections.length === 1 ? '' : 's'}` },
-  'metadata-facets': { nodes: facetNodes, count: () => 'facets and inferred fields' },
+  'metadata-facets': { count: (p) => `${FACET_ORDER.filter((key) => Object.prototype.hasOwnProperty.call(p.facets, key)).length} facets and ${Object.keys(p.inferred).length} inferred fields` },
 };
 
-/** One REST call, as the Hub frontend makes it. Resolves to { ok, status, payload | code, message }. */
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+function cacheKey(route, notePath) {
+  return `${route}\n${notePath}`;
+}
+
+/** A result the page may keep: answers and refusals that stay the same while the stack runs. */
+function keepable(result) {
+  return result.ok || result.status === 404 || result.status === 422 || result.status === 400;
+}
+
+function remember(key, result) {
+  cache.delete(key);
+  cache.set(key, result);
+  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value);
+}
+
+function recall(key) {
+  const result = cache.get(key);
+  if (result !== undefined) {
+    cache.delete(key);
+    cache.set(key, result);
+  }
+  return result;
+}
+
+/** Seconds to wait from a Retry-After value (seconds or an HTTP date); 60 when absent or unreadable. */
+function retryAfterSeconds(header) {
+  if (header === null) return 60;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Math.max(1, Number(trimmed));
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? 60 : Math.max(1, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** One REST call, as the Hub frontend makes it. Resolves to { ok, status, payload | code, message, retryAfter? }. */
 async function callRoute(route, notePath) {
   const url = `${session.workerUrl}/api/v1/${route}?path=${encodeURIComponent(notePath)}`;
+  sentTimes.push(Date.now());
+  drawMeter();
   let response;
   try {
     response = await fetch(url, { headers: { Authorization: `Bearer ${session.token}` }, cache: 'no-store' });
@@ -152,73 +288,256 @@ async function callRoute(route, notePath) {
   } catch {
     body = null;
   }
+  if (response.status === 429) {
+    const wait = retryAfterSeconds(response.headers.get('Retry-After'));
+    return { ok: false, status: 429, code: body && typeof body.code === 'string' ? body.code : 'RATE_LIMITED', message: 'rate limit reached', retryAfter: wait };
+  }
   if (!response.ok || body === null) {
     return { ok: false, status: response.status, code: body && typeof body.code === 'string' ? body.code : 'UNKNOWN', message: body && typeof body.error === 'string' ? body.error : 'unreadable answer' };
   }
   return { ok: true, status: response.status, payload: body };
 }
 
-function drawPanel(route, result) {
-  const panel = document.getElementById(`panel-${route}`);
-  const status = panel.querySelector('.panel-status');
-  const tree = panel.querySelector('.tree');
+/** The result for one card of one note: from the page's memory, from a request already in flight, or a new request. */
+function fetchCard(route, notePath) {
+  const key = cacheKey(route, notePath);
+  const running = inflight.get(key);
+  if (running) return running;
+  const request = callRoute(route, notePath).then((result) => {
+    inflight.delete(key);
+    if (keepable(result)) remember(key, result);
+    if (result.status === 429) pause(result.retryAfter);
+    return result;
+  });
+  inflight.set(key, request);
+  return request;
+}
+
+/** After a 429: no request until the Worker's Retry-After has passed, then the open cards are fetched. */
+function pause(seconds) {
+  pausedUntil = Math.max(pausedUntil, Date.now() + seconds * 1000);
+  clearTimeout(resumeTimer);
+  resumeTimer = setTimeout(() => {
+    pausedUntil = 0;
+    clearInterval(tickTimer);
+    tickTimer = 0;
+    if (current !== null) showNote();
+  }, pausedUntil - Date.now());
+  if (!tickTimer) {
+    tickTimer = setInterval(() => {
+      for (const route of ROUTES) {
+        const state = cardState.get(route);
+        if (state && (state.kind === 'waiting' || (state.kind === 'error' && state.result.status === 429))) drawCard(route);
+      }
+      summarize();
+    }, 1000);
+  }
+}
+
+function isPaused() {
+  return Date.now() < pausedUntil;
+}
+
+function drawMeter() {
+  const now = Date.now();
+  while (sentTimes.length > 0 && sentTimes[0] <= now - 60_000) sentTimes.shift();
+  const meter = document.getElementById('request-meter');
+  meter.textContent = `${sentTimes.length} request${sentTimes.length === 1 ? '' : 's'} from this page in the last minute (${PRODUCTION_LIMIT_TEXT}, shared with curl and MCP clients)`;
+  meter.dataset.count = String(sentTimes.length);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cards
+
+function rateLimitText() {
+  const seconds = secondsLeft();
+  const when = seconds > 0 ? `retry in ${seconds} s (at ${clock(pausedUntil)}); the page retries by itself then` : 'retrying now';
+  return `the Worker's per-user rate limit is used up (${PRODUCTION_LIMIT_TEXT}): ${when}. To lift it locally, restart with ${LIFT_LIMIT_TEXT}.`;
+}
+
+function drawCard(route) {
+  const card = document.getElementById(`panel-${route}`);
+  const toggle = card.querySelector('.card-toggle');
+  const body = card.querySelector('.card-body');
+  const status = card.querySelector('.panel-status');
+  const tree = card.querySelector('.tree');
+  const cost = card.querySelector('.card-cost');
+  const state = cardState.get(route) ?? { kind: 'closed' };
+  const open = state.kind !== 'closed';
+  toggle.setAttribute('aria-expanded', String(open));
+  body.hidden = !open;
+  card.classList.toggle('closed', !open);
+  card.dataset.state = state.kind;
+  cost.textContent = open ? '' : 'closed, not requested: open it to fetch (1 request per note)';
+  status.classList.toggle('error', state.kind === 'error' || state.kind === 'waiting');
+  if (state.kind === 'closed') {
+    tree.replaceChildren();
+    status.textContent = '';
+    return;
+  }
+  if (state.kind === 'loading') {
+    status.textContent = 'Loading...';
+    return;
+  }
+  if (state.kind === 'waiting') {
+    tree.replaceChildren();
+    status.textContent = `Not requested yet: ${rateLimitText()}`;
+    return;
+  }
+  const result = state.result;
   tree.replaceChildren();
-  status.classList.toggle('error', !result.ok);
   if (!result.ok) {
-    status.textContent = `HTTP ${result.status} ${result.code}: ${result.message}`;
+    status.textContent = result.status === 429 ? `HTTP 429 ${result.code}: ${rateLimitText()}` : `HTTP ${result.status} ${result.code}: ${result.message}`;
     return;
   }
   const payload = result.payload;
-  const truncated = payload.truncated ? ' · truncated' : '';
-  status.textContent = `${DRAW[route].count(payload)}${truncated}`;
+  status.textContent = `${DRAW[route].count(payload)}${payload.truncated ? ' · truncated by the contract' : ''}`;
+  if (route === 'metadata-facets') {
+    tree.append(drawFacets(payload));
+    return;
+  }
+  tree.style.setProperty('--id-chars', String(longestId(route, payload)));
   const nodes = DRAW[route].nodes(payload);
-  if (nodes.length === 0) tree.append(el('p', 'muted small', 'nothing here'));
+  if (nodes.length === 0) tree.append(el('p', 'muted small', 'no headings'));
   else tree.append(drawTree(nodes));
 }
 
-async function loadNote(notePath) {
-  const seq = ++loadSeq;
-  document.body.dataset.state = 'loading';
-  for (const button of document.querySelectorAll('#note-list button')) {
-    button.setAttribute('aria-current', String(button.dataset.path === notePath));
+/** Shows one card of the current note: closed, from memory, waiting out a 429, or fetched now. */
+async function showCard(route) {
+  const notePath = current;
+  if (notePath === null) return;
+  if (!openCards.has(route)) {
+    cardState.set(route, { kind: 'closed' });
+    drawCard(route);
+    return;
   }
-  document.getElementById('note-path').textContent = notePath;
-  document.getElementById('note-title').textContent = notePath;
-  setStatus('Loading...');
-  const results = await Promise.all(ROUTES.map((route) => callRoute(route, notePath)));
-  if (seq !== loadSeq) return;
-  ROUTES.forEach((route, index) => drawPanel(route, results[index]));
-  const outline = results[0];
-  if (outline.ok) document.getElementById('note-title').textContent = outline.payload.title ?? '(untitled)';
-  const failed = results.filter((result) => !result.ok);
-  if (failed.length > 0) {
-    setStatus(`${failed.length} of ${ROUTES.length} routes failed: ${failed[0].code}`, true);
+  const kept = recall(cacheKey(route, notePath));
+  if (kept !== undefined) {
+    cardState.set(route, { kind: kept.ok ? 'ok' : 'error', result: kept });
+    drawCard(route);
+    return;
+  }
+  if (isPaused() && !inflight.has(cacheKey(route, notePath))) {
+    cardState.set(route, { kind: 'waiting' });
+    drawCard(route);
+    return;
+  }
+  cardState.set(route, { kind: 'loading' });
+  drawCard(route);
+  const result = await fetchCard(route, notePath);
+  if (notePath !== current || !openCards.has(route)) return;
+  cardState.set(route, { kind: result.ok ? 'ok' : 'error', result });
+  drawCard(route);
+  drawTitle();
+  summarize();
+}
+
+/** The note's title from whichever open card has one, else its file name. */
+function drawTitle() {
+  for (const route of ['note-outline', 'document-tree', 'section-source']) {
+    const state = cardState.get(route);
+    if (state && state.kind === 'ok') {
+      document.getElementById('note-title').textContent = state.result.payload.title ?? '(untitled)';
+      return;
+    }
+  }
+  document.getElementById('note-title').textContent = current.slice(current.lastIndexOf('/') + 1);
+}
+
+/** The status line and body[data-state] from the open cards of the current note. */
+function summarize() {
+  const open = ROUTES.filter((route) => openCards.has(route));
+  const states = open.map((route) => cardState.get(route) ?? { kind: 'loading' });
+  if (states.some((state) => state.kind === 'loading')) {
+    setStatus('Loading...');
+    document.body.dataset.state = 'loading';
+    return;
+  }
+  const failed = states.filter((state) => state.kind === 'error' || state.kind === 'waiting');
+  const rateLimited = states.some((state) => state.kind === 'waiting' || (state.kind === 'error' && state.result.status === 429));
+  document.body.dataset.rateLimited = String(rateLimited);
+  if (open.length === 0) {
+    setStatus('No card is open: open one to fetch it.');
+    document.body.dataset.state = 'done';
+  } else if (failed.length > 0) {
+    const first = failed[0].kind === 'waiting' ? 'RATE_LIMITED' : failed[0].result.code;
+    setStatus(`${failed.length} of ${open.length} route${open.length === 1 ? '' : 's'} failed: ${first}${rateLimited ? `; ${rateLimitText()}` : ''}`, true);
     document.body.dataset.state = 'error';
   } else {
-    setStatus(`${ROUTES.length} routes answered 200`);
+    setStatus(`${open.length} route${open.length === 1 ? '' : 's'} answered 200`);
     document.body.dataset.state = 'done';
   }
+}
+
+function showNote() {
+  document.body.dataset.state = 'loading';
+  const tasks = ROUTES.map((route) => showCard(route));
+  drawTitle();
+  summarize();
+  return Promise.all(tasks);
+}
+
+function toggleCard(route) {
+  if (openCards.has(route)) openCards.delete(route);
+  else openCards.add(route);
+  saveOpenCards();
+  // Before the first note the choice is only remembered; the note's cards are drawn when it shows.
+  if (current === null) return;
+  void showCard(route);
+  drawTitle();
+  summarize();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Note list
+
+function markCurrent(previous) {
+  if (previous !== null) listButtons.get(previous)?.setAttribute('aria-current', 'false');
+  if (current !== null) listButtons.get(current)?.setAttribute('aria-current', 'true');
+}
+
+/** Scrolls the note list (not the page) so the note's button is in the middle of it. */
+function revealInList(notePath) {
+  let button = listButtons.get(notePath);
+  if (!button && document.getElementById('filter').value !== '') {
+    document.getElementById('filter').value = '';
+    drawNoteList();
+    button = listButtons.get(notePath);
+  }
+  if (!button) return;
+  const nav = document.getElementById('notes');
+  const navBox = nav.getBoundingClientRect();
+  const box = button.getBoundingClientRect();
+  nav.scrollTop += box.top - navBox.top - (nav.clientHeight - box.height) / 2;
+}
+
+function selectNote(notePath, { reveal = false } = {}) {
+  const previous = current;
+  current = notePath;
+  markCurrent(previous);
+  document.getElementById('note-path').replaceChildren(pathNode(notePath, 'path-segments'));
+  if (reveal) revealInList(notePath);
   history.replaceState(null, '', `#${new URLSearchParams({ path: notePath })}`);
+  return showNote();
 }
 
 function drawNoteList() {
   const filter = document.getElementById('filter').value.trim().toLowerCase();
   const list = document.getElementById('note-list');
-  const shown = session.notes.filter((notePath) => notePath.toLowerCase().includes(filter));
-  list.replaceChildren(
-    ...shown.map((notePath) => {
-      const item = el('li');
-      const button = el('button');
-      button.type = 'button';
-      button.dataset.path = notePath;
-      const slash = notePath.lastIndexOf('/');
-      if (slash >= 0) button.append(el('span', 'folder', notePath.slice(0, slash + 1)));
-      button.append(document.createTextNode(notePath.slice(slash + 1)));
-      button.addEventListener('click', () => void loadNote(notePath));
-      item.append(button);
-      return item;
-    }),
-  );
+  const shown = filter === '' ? session.notes : session.notes.filter((notePath) => notePath.toLowerCase().includes(filter));
+  listButtons = new Map();
+  const items = shown.map((notePath) => {
+    const item = el('li');
+    const button = el('button');
+    button.type = 'button';
+    button.dataset.path = notePath;
+    button.setAttribute('aria-current', String(notePath === current));
+    button.append(pathNode(notePath, 'path-segments', 'folder'));
+    listButtons.set(notePath, button);
+    item.append(button);
+    return item;
+  });
+  list.replaceChildren(...items);
   document.getElementById('note-count').textContent = `${shown.length} of ${session.notes.length} notes`;
 }
 
@@ -226,7 +545,15 @@ function setAllOpen(open) {
   for (const details of document.querySelectorAll('.tree details')) details.open = open;
 }
 
+function requestedPath() {
+  return new URLSearchParams(location.hash.slice(1)).get('path');
+}
+
 async function main() {
+  for (const route of ROUTES) {
+    cardState.set(route, { kind: 'closed' });
+    document.querySelector(`#panel-${route} .card-toggle`).addEventListener('click', () => toggleCard(route));
+  }
   try {
     const response = await fetch('/session.json', { cache: 'no-store' });
     session = await response.json();
@@ -237,18 +564,29 @@ async function main() {
   }
   document.getElementById('worker-url').textContent = session.workerUrl;
   document.getElementById('vault-label').textContent = session.vaultLabel;
+  drawMeter();
+  setInterval(drawMeter, 5000);
   document.getElementById('filter').addEventListener('input', drawNoteList);
+  document.getElementById('note-list').addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('button[data-path]') : null;
+    if (button) void selectNote(button.dataset.path);
+  });
   document.getElementById('expand-all').addEventListener('click', () => setAllOpen(true));
   document.getElementById('collapse-all').addEventListener('click', () => setAllOpen(false));
+  // A #path= link opened in this tab (or typed into the address bar) selects and reveals its note.
+  window.addEventListener('hashchange', () => {
+    const requested = requestedPath();
+    if (requested !== null && requested !== current) void selectNote(requested, { reveal: true });
+  });
   drawNoteList();
-  const requested = new URLSearchParams(location.hash.slice(1)).get('path');
+  const requested = requestedPath();
   const first = requested ?? session.notes[0];
   if (first === undefined) {
     setStatus('The vault has no notes.', true);
     document.body.dataset.state = 'done';
     return;
   }
-  await loadNote(first);
+  await selectNote(first, { reveal: requested !== null });
 }
 
 document.addEventListener('DOMContentLoaded', () => void main());

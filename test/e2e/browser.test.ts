@@ -4,15 +4,23 @@
 // renders the headings as text. The same page from an origin that is not allowed must be refused
 // by the browser's CORS check. See test/support/node/e2e-setup.ts for the servers.
 //
+// The explorer page of `npm start` (demo/explorer/) is driven the same way: hostile heading markup
+// stays text, right-to-left and CJK notes render readably (screenshots under test-results/), a
+// #path= link reveals its note in a list of thousands, and 30 notes clicked through in under a
+// minute stay inside the production rate limit, on a second Worker that runs wrangler.toml's own
+// limit as npm start does (the shared e2e Worker runs the `load` environment, whose limit no test meets).
+//
 // Without /usr/bin/chromium the suite is skipped with a warning, except in CI (CI=true), where it
 // fails: CI installs the browser with scripts/ensure-chromium.sh.
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { request as httpRequest } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startExplorer, type Explorer } from '../../demo/explorer/server.mjs';
 
 const CHROMIUM_PATH = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -27,8 +35,10 @@ const CHROMIUM_ARGS = [
 ];
 const SCREENSHOT_PATH = '/tmp/knowtation-edge-e2e-section-source.png';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** Screenshot of the explorer page; test-results/ is gitignored. */
+/** Screenshots of the explorer page; test-results/ is gitignored. */
 const EXPLORER_SCREENSHOT_PATH = path.join(REPO_ROOT, 'test-results', 'explorer.png');
+const RTL_SCREENSHOT_PATH = path.join(REPO_ROOT, 'test-results', 'explorer-rtl.png');
+const CJK_SCREENSHOT_PATH = path.join(REPO_ROOT, 'test-results', 'explorer-cjk.png');
 
 /** The demo note whose headings are hostile markup and prompt-injection text. */
 const HOSTILE_NOTE = 'inbox/suspicious-import.md';
@@ -278,7 +288,12 @@ describe.skipIf(!chromiumPresent)('the explorer page of npm start, in headless C
     const response = await page.goto(`${explorerUrl}/#${new URLSearchParams({ path: EXPLORER_NOTE })}`);
     expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self'/);
     await page.waitForSelector('body[data-state="done"], body[data-state="error"]');
-    expect(await page.textContent('#status')).toBe('4 routes answered 200');
+    // Only the outline card is open at first, and only it was requested; a closed card says what opening it costs.
+    expect(await page.textContent('#status')).toBe('1 route answered 200');
+    expect(workerAllowOrigins).toEqual([explorerUrl]);
+    expect(await page.textContent('#panel-metadata-facets .card-cost')).toBe('closed, not requested: open it to fetch (1 request per note)');
+    for (const route of ['document-tree', 'section-source', 'metadata-facets']) await page.click(`#panel-${route} .card-toggle`);
+    await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('status')?.textContent === '4 routes answered 200');
     expect(await page.getAttribute('body', 'data-state')).toBe('done');
 
     // The note list comes from the canister via npm start's explorer server, and marks the open note.
@@ -312,6 +327,11 @@ describe.skipIf(!chromiumPresent)('the explorer page of npm start, in headless C
     expect(await page.evaluate(() => (window as unknown as { __explorerPwned?: number }).__explorerPwned)).toBeUndefined();
     // The page called the Worker cross-origin, once per route, and the Worker granted its origin.
     expect(workerAllowOrigins).toEqual([explorerUrl, explorerUrl, explorerUrl, explorerUrl]);
+    // Each card says in one line what its values mean, and shows all of its content: the page scrolls, not the card.
+    for (const route of ['note-outline', 'document-tree', 'section-source', 'metadata-facets']) {
+      expect((await page.textContent(`#panel-${route} .legend`))?.length).toBeGreaterThan(40);
+      expect(await cardScrolls(page, route)).toBe(false);
+    }
 
     mkdirSync(path.dirname(EXPLORER_SCREENSHOT_PATH), { recursive: true });
     await page.screenshot({ path: EXPLORER_SCREENSHOT_PATH, fullPage: true });
@@ -328,10 +348,15 @@ describe.skipIf(!chromiumPresent)('the explorer page of npm start, in headless C
     expect(await nested.isVisible()).toBe(true);
   });
 
-  it('opens another note from the list and filters the list', async () => {
+  it('opens another note from the list and filters the list; showing a note again costs no request', async () => {
     await page.click('#note-list button[data-path="projects/Aurora/roadmap.md"]');
     await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('note-path')?.textContent === 'projects/Aurora/roadmap.md');
     expect(await page.locator('#panel-note-outline .tree .text').count()).toBeGreaterThan(3);
+    const calls = workerAllowOrigins.length;
+    await page.click(`#note-list button[data-path="${EXPLORER_NOTE}"]`);
+    await page.waitForFunction((notePath) => document.body.dataset.state === 'done' && document.getElementById('note-path')?.textContent === notePath, EXPLORER_NOTE);
+    expect(await panelTexts('note-outline')).toEqual(headingTexts);
+    expect(workerAllowOrigins.length).toBe(calls);
     await page.fill('#filter', 'roadmap');
     expect(await page.locator('#note-list button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-path')))).toEqual([
       'projects/Aurora/roadmap.md',
@@ -342,8 +367,439 @@ describe.skipIf(!chromiumPresent)('the explorer page of npm start, in headless C
     await page.goto(`${explorerUrl}/#${new URLSearchParams({ path: 'inbox/no-such-note.md' })}`);
     await page.reload();
     await page.waitForSelector('body[data-state="error"]');
+    // The four cards opened above are remembered across the reload.
     expect(await page.textContent('#status')).toBe('4 of 4 routes failed: NOT_FOUND');
     expect(await page.textContent('#panel-note-outline .panel-status')).toBe('HTTP 404 NOT_FOUND: Not found');
+  });
+});
+
+/** Stores notes in the demo user's default vault of the shared canister (its test control API). */
+async function seedNotes(notes: Array<{ path: string; frontmatter?: unknown; body?: string }>): Promise<void> {
+  const seeded = await fetch(`${inject('canisterUrl')}/__control/notes`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Gateway-Auth': inject('canisterSecret') },
+    body: JSON.stringify({ user: 'demo', vault: 'default', notes }),
+  });
+  expect(seeded.status).toBe(200);
+}
+
+function explorerLink(base: string, notePath: string): string {
+  return `${base}/#${new URLSearchParams({ path: notePath })}`;
+}
+
+/** Waits until the explorer shows this note with every open card drawn (done or error). */
+async function waitForNote(page: Page, notePath: string): Promise<void> {
+  await page.waitForFunction(
+    (wanted) => ['done', 'error'].includes(document.body.dataset.state ?? '') && document.getElementById('note-path')?.textContent === wanted,
+    notePath,
+  );
+}
+
+/** Opens every closed card of the explorer and waits until the note is drawn again. */
+async function openAllCards(page: Page, notePath: string): Promise<void> {
+  const closed = page.locator('.card-toggle[aria-expanded="false"]');
+  while ((await closed.count()) > 0) await closed.first().click();
+  await waitForNote(page, notePath);
+}
+
+/** True when a card clips or scrolls its own content; it must not: the page scrolls. */
+function cardScrolls(page: Page, route: string): Promise<boolean> {
+  return page.$eval(`#panel-${route}`, (card) => {
+    const style = getComputedStyle(card);
+    return style.overflowY !== 'visible' || style.maxHeight !== 'none' || card.scrollHeight > card.clientHeight + 1;
+  });
+}
+
+/** The left edges of a card's heading ids, in pixels (one value when they form a column). */
+function idColumnLefts(page: Page, route: string): Promise<number[]> {
+  return page.$$eval(`#panel-${route} .tree .id`, (ids) => [...new Set(ids.map((id) => Math.round(id.getBoundingClientRect().left)))]);
+}
+
+/**
+ * The characters of the matched elements that the browser draws as the missing-glyph box: each is
+ * drawn in the element's own font and compared with a code point no font covers (U+10FFFD).
+ */
+function missingGlyphs(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(selector, (nodes) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 48;
+    canvas.height = 48;
+    const context = canvas.getContext('2d', { willReadFrequently: true });
+    if (!context) return ['(no canvas)'];
+    const missing = new Set<string>();
+    for (const node of nodes) {
+      const font = `32px ${getComputedStyle(node).fontFamily}`;
+      const draw = (text: string): number => {
+        context.clearRect(0, 0, 48, 48);
+        context.font = font;
+        context.fillText(text, 4, 36);
+        const data = context.getImageData(0, 0, 48, 48).data;
+        let hash = 0;
+        for (let at = 3; at < data.length; at += 4) hash = (Math.imul(hash, 31) + data[at]) | 0;
+        return hash;
+      };
+      const box = draw('\u{10FFFD}');
+      for (const char of new Set(node.textContent ?? '')) if (char.trim() !== '' && draw(char) === box) missing.add(char);
+    }
+    return [...missing];
+  });
+}
+
+/** Direction facts of a note-derived text element: its dir attribute, resolved direction and bidi isolation. */
+function bidiOf(page: Page, selector: string): Promise<Array<{ text: string; dir: string | null; direction: string; bidi: string }>> {
+  return page.$$eval(selector, (nodes) =>
+    nodes.map((node) => ({
+      text: node.textContent ?? '',
+      dir: node.getAttribute('dir'),
+      direction: getComputedStyle(node).direction,
+      bidi: getComputedStyle(node).unicodeBidi,
+    })),
+  );
+}
+
+/**
+ * The path shown under the title: its text, and whether its pieces (folders, file stem, extension)
+ * sit left to right in path order, whatever their script.
+ */
+function notePathLayout(page: Page): Promise<{ text: string; pieces: string[]; leftToRight: boolean }> {
+  return page.$eval('#note-path', (node) => {
+    const pieces = Array.from(node.querySelectorAll('bdi, .ext'));
+    const lefts = pieces.map((piece) => piece.getBoundingClientRect().left);
+    return {
+      text: node.textContent ?? '',
+      pieces: pieces.map((piece) => piece.textContent ?? ''),
+      leftToRight: lefts.every((left, index) => index === 0 || left > lefts[index - 1]),
+    };
+  });
+}
+
+/** Fonts are part of a readable screenshot: CI must have them (scripts/ensure-chromium.sh); elsewhere a warning. */
+function expectGlyphs(missing: string[], script: string, fontPackage: string): void {
+  if (missing.length === 0) return;
+  const message = `${script} characters drawn as missing-glyph boxes (${missing.join(' ')}): install the Debian font package ${fontPackage}`;
+  if (inCi) expect.fail(message);
+  console.warn(`browser.test.ts: ${message}; the ${script} screenshot is not readable on this machine.`);
+}
+
+/** A note in a right-to-left script: Arabic folder and file name, Arabic and Hebrew headings mixed with Latin and digits. */
+const RTL_NOTE = 'e2e-scripts/ملاحظات/خطة المشروع.md';
+const RTL_BODY = [
+  '# مقدمة المشروع',
+  'نص.',
+  '## المرحلة 1: جمع البيانات (API)',
+  'نص.',
+  '### שלב ב׳: בדיקות 2026',
+  'טקסט.',
+  '## الخاتمة',
+  '# English heading after the RTL ones',
+  'Text.',
+  '',
+].join('\n\n');
+/** A note in CJK scripts: Japanese folder and file name, Japanese, Chinese and Korean headings, one long enough to wrap. */
+const CJK_NOTE = 'e2e-scripts/筆記/日本語のノート.md';
+const CJK_BODY = [
+  '# 概要',
+  '本文。',
+  '## 决定事项与下一步',
+  '文字。',
+  '### 한국어 제목',
+  '내용.',
+  '## 東京オフィスの移転計画について長い見出しが折り返されるかどうかを確認するためのテキスト',
+  '本文。',
+  '',
+].join('\n\n');
+
+describe.skipIf(!chromiumPresent)('the explorer on notes in right-to-left and CJK scripts', () => {
+  const explorerUrl = inject('explorerUrl');
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+
+  beforeAll(async () => {
+    await seedNotes([
+      { path: RTL_NOTE, frontmatter: { title: 'خطة المشروع 2026', tags: ['تخطيط', 'q3', 'planning', 'planning'], project: 'مشروع' }, body: RTL_BODY },
+      { path: CJK_NOTE, frontmatter: { title: '会議メモ：第3四半期', tags: ['会議', 'q3', '东京'] }, body: CJK_BODY },
+    ]);
+    token = await mintViewerToken();
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  });
+
+  afterAll(async () => {
+    await page?.close().catch(() => {});
+    await browser?.close();
+  });
+
+  async function outlineOf(notePath: string): Promise<{ title: string; headings: Array<{ level: number; text: string; id: string }> }> {
+    const response = await fetch(`${workerUrl}/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    return response.json() as Promise<{ title: string; headings: Array<{ level: number; text: string; id: string }> }>;
+  }
+
+  /** Opens the note with every card, checks what every script needs, and saves a full-page screenshot. */
+  async function drawAndCheck(notePath: string, screenshot: string): Promise<{ title: string; headings: Array<{ level: number; text: string; id: string }> }> {
+    const outline = await outlineOf(notePath);
+    await page.goto(explorerLink(explorerUrl, notePath));
+    await waitForNote(page, notePath);
+    await openAllCards(page, notePath);
+    expect(await page.textContent('#status')).toBe('4 routes answered 200');
+    expect(await page.textContent('#note-title')).toBe(outline.title);
+    const texts = outline.headings.map((heading) => heading.text);
+    expect(await page.locator('#panel-note-outline .tree .text').allTextContents()).toEqual(texts);
+    expect(await page.locator('#panel-section-source .tree .text').allTextContents()).toEqual(texts);
+    // The path reads left to right as folders / stem .md, each piece in its own direction.
+    const layout = await notePathLayout(page);
+    const segments = notePath.split('/');
+    const file = segments.pop() ?? '';
+    expect(layout.text).toBe(notePath);
+    expect(layout.pieces).toEqual([...segments, file.replace(/\.md$/, ''), '.md']);
+    expect(layout.leftToRight).toBe(true);
+    // The list marks the note; its button holds the same isolated pieces.
+    expect(await page.getAttribute(`#note-list button[data-path="${notePath}"]`, 'aria-current')).toBe('true');
+    // Ids form one column in each heading card, at every depth.
+    for (const route of ['note-outline', 'document-tree', 'section-source']) {
+      expect(await idColumnLefts(page, route)).toHaveLength(1);
+      expect(await cardScrolls(page, route)).toBe(false);
+    }
+    mkdirSync(path.dirname(screenshot), { recursive: true });
+    await page.screenshot({ path: screenshot, fullPage: true });
+    return outline;
+  }
+
+  it('an Arabic and Hebrew note: headings and path keep their direction, isolated from the page', async () => {
+    const outline = await drawAndCheck(RTL_NOTE, RTL_SCREENSHOT_PATH);
+    const rows = await bidiOf(page, '#panel-note-outline .tree .text');
+    expect(rows.map((row) => row.dir)).toEqual(outline.headings.map(() => 'auto'));
+    expect(rows.every((row) => row.bidi === 'isolate')).toBe(true);
+    // The four Arabic and Hebrew headings resolve right to left; the English one after them stays left to right.
+    expect(rows.map((row) => row.direction)).toEqual(['rtl', 'rtl', 'rtl', 'rtl', 'ltr']);
+    expect((await bidiOf(page, '#note-title'))[0]).toMatchObject({ dir: 'auto', direction: 'rtl', bidi: 'isolate' });
+    expect((await bidiOf(page, '#note-path bdi')).map((piece) => piece.direction)).toEqual(['ltr', 'rtl', 'rtl']);
+    // Ids are ASCII: a heading in another script has the slug `heading`.
+    expect(outline.headings[0].id).toBe('h1-heading-0001');
+    // Facets keep repeated tags and drop a tag with no slug character: the contract's own answer, shown as is.
+    expect(await page.locator('#panel-metadata-facets .facet-row:has(.key:text-is("tags")) .value').allTextContents()).toEqual([
+      'q3',
+      'planning',
+      'planning',
+    ]);
+    expectGlyphs(await missingGlyphs(page, '#panel-note-outline .tree .text, #note-title, #note-path'), 'Arabic and Hebrew', 'fonts-dejavu-core');
+  });
+
+  it('a Japanese, Chinese and Korean note: headings and path render in CJK fonts, a long heading wraps inside its card', async () => {
+    const outline = await drawAndCheck(CJK_NOTE, CJK_SCREENSHOT_PATH);
+    expect(outline.headings.map((heading) => heading.id)).toEqual(['h1-heading-0001', 'h2-heading-0002', 'h3-heading-0003', 'h2-heading-0004']);
+    // The long heading wraps within its column instead of widening the card past the page.
+    const overflow = await page.$eval('main', (main) => main.scrollWidth > main.clientWidth);
+    expect(overflow).toBe(false);
+    expectGlyphs(await missingGlyphs(page, '#panel-note-outline .tree .text, #note-title, #note-path'), 'CJK', 'fonts-noto-cjk');
+  });
+});
+
+/** Enough notes that the list must scroll to show one from its end. */
+const BULK_NOTES = 3_000;
+const bulkPath = (index: number) => `e2e-bulk/${String(index).padStart(4, '0')} note.md`;
+
+describe.skipIf(!chromiumPresent)('a #path= link in a vault of thousands of notes', () => {
+  const explorerUrl = inject('explorerUrl');
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await seedNotes(Array.from({ length: BULK_NOTES }, (_, index) => ({ path: bulkPath(index), body: `# Note ${index}\n` })));
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  });
+
+  afterAll(async () => {
+    await page?.close().catch(() => {});
+    await browser?.close();
+  });
+
+  /** Whether the note's button is marked current and lies inside the visible part of the scrolled note list. */
+  function revealed(notePath: string): Promise<{ current: string | null; visible: boolean; listScrolled: number }> {
+    return page.$eval(
+      '#notes',
+      (nav, wanted) => {
+        const button = Array.from(nav.querySelectorAll('button[data-path]')).find((candidate) => candidate.getAttribute('data-path') === wanted);
+        if (!button) return { current: null, visible: false, listScrolled: nav.scrollTop };
+        const box = button.getBoundingClientRect();
+        const view = nav.getBoundingClientRect();
+        const visible = box.top >= view.top && box.bottom <= view.bottom && box.bottom <= window.innerHeight;
+        return { current: button.getAttribute('aria-current'), visible, listScrolled: nav.scrollTop };
+      },
+      notePath,
+    );
+  }
+
+  it('opening a #path= link selects its note and scrolls the list to it; a new link in the same tab does too', async () => {
+    const deep = bulkPath(2_400);
+    await page.goto(explorerLink(explorerUrl, deep));
+    await waitForNote(page, deep);
+    expect(await page.locator('#note-list button').count()).toBeGreaterThan(BULK_NOTES);
+    const first = await revealed(deep);
+    expect(first).toMatchObject({ current: 'true', visible: true });
+    expect(first.listScrolled).toBeGreaterThan(1_000);
+    expect(await page.textContent('#note-title')).toBe('2400 note');
+
+    // A link followed inside the page (hashchange, no reload).
+    const other = bulkPath(150);
+    await page.evaluate((hash) => {
+      location.hash = hash;
+    }, new URLSearchParams({ path: other }).toString());
+    await waitForNote(page, other);
+    expect(await revealed(other)).toMatchObject({ current: 'true', visible: true });
+    expect(await page.getAttribute(`#note-list button[data-path="${deep}"]`, 'aria-current')).toBe('false');
+  });
+});
+
+/** Notes for the click-through: enough for 30 distinct ones. */
+const CLICK_NOTES = Array.from({ length: 36 }, (_, index) => ({
+  path: `e2e-click/${String(index + 1).padStart(2, '0')} meeting.md`,
+  frontmatter: { title: `Meeting ${index + 1}`, tags: ['meeting', `week-${index % 5}`] },
+  body: ['# Agenda', 'Items.', '## Decisions', 'Some.', '### Follow-ups', 'Later.', '## Notes', 'More.', ''].join('\n\n'),
+}));
+/** The note list's order (sorted), as the canister lists notes. */
+const CLICK_PATHS = CLICK_NOTES.map((note) => note.path).sort();
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+type WranglerWorker = Awaited<ReturnType<(typeof import('wrangler'))['unstable_startWorker']>>;
+
+describe.skipIf(!chromiumPresent)('the explorer under the production rate limit, as npm start runs it', { timeout: 120_000 }, () => {
+  let worker: WranglerWorker | undefined;
+  let explorer: Explorer | undefined;
+  let limitedUrl: string;
+  let limit: number;
+  let token: string;
+  let browser: Browser;
+  let page: Page;
+  /** Status of every REST answer the page received from this Worker, in order. */
+  const answers: number[] = [];
+
+  beforeAll(async () => {
+    await seedNotes(CLICK_NOTES);
+    process.env.WRANGLER_SEND_METRICS = 'false';
+    process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
+    const { unstable_readConfig, unstable_startWorker } = await import('wrangler');
+    const config = path.join(REPO_ROOT, 'wrangler.toml');
+    // wrangler.toml's top level, as `npm start` runs it (no --env): the production limit binding.
+    const limiter = unstable_readConfig({ config }).ratelimits.find((binding: { name: string }) => binding.name === 'RATE_LIMITER');
+    limit = Number(limiter?.simple?.limit);
+    expect(limiter?.simple).toEqual({ limit: 60, period: 60 });
+    const port = await freePort();
+    const plain = { ENVIRONMENT: 'local', CANISTER_URL: inject('canisterUrl') };
+    const secrets = { SESSION_SECRET: inject('sessionSecret'), CANISTER_AUTH_SECRET: inject('canisterSecret') };
+    worker = await unstable_startWorker({
+      config,
+      envFiles: [],
+      sendMetrics: false,
+      bindings: {
+        ...Object.fromEntries(Object.entries(plain).map(([name, value]) => [name, { type: 'plain_text' as const, value }])),
+        ...Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { type: 'secret_text' as const, value }])),
+      },
+      dev: {
+        server: { hostname: '127.0.0.1', port },
+        inspector: false,
+        remote: false,
+        watch: false,
+        persist: false,
+        liveReload: false,
+        logLevel: 'warn',
+      },
+    });
+    await worker.ready;
+    limitedUrl = (await worker.url).origin;
+    token = await mintViewerToken();
+    explorer = await startExplorer({ workerUrl: limitedUrl, token, listNotes: () => CLICK_PATHS, vaultLabel: 'production limit' });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.on('response', (response) => {
+      if (response.url().startsWith(`${limitedUrl}/api/`) && response.request().method() === 'GET') answers.push(response.status());
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await page?.close().catch(() => {});
+    await browser?.close();
+    await explorer?.close();
+    await worker?.dispose();
+  });
+
+  it('30 notes clicked through in under a minute cost one request each and meet no 429; showing them again costs none', async () => {
+    const started = Date.now();
+    await page.goto(explorerLink(explorer!.url, CLICK_PATHS[0]));
+    await waitForNote(page, CLICK_PATHS[0]);
+    for (const notePath of CLICK_PATHS.slice(1, 30)) {
+      await page.click(`#note-list button[data-path="${notePath}"]`);
+      await waitForNote(page, notePath);
+      expect(await page.getAttribute('body', 'data-state')).toBe('done');
+    }
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeLessThan(60_000);
+    expect(answers.filter((status) => status === 429)).toEqual([]);
+    // One open card (the outline), one request per note shown: 30 of this user's 60 a minute.
+    expect(answers).toHaveLength(30);
+    expect(answers.length).toBeLessThan(limit);
+    expect(await page.getAttribute('#request-meter', 'data-count')).toBe('30');
+
+    for (const notePath of CLICK_PATHS.slice(0, 10)) {
+      await page.click(`#note-list button[data-path="${notePath}"]`);
+      await waitForNote(page, notePath);
+      expect(await page.getAttribute('body', 'data-state')).toBe('done');
+    }
+    expect(answers).toHaveLength(30);
+  });
+
+  it('after a 429 a card says when to retry and how to lift the limit, and the page sends nothing until then', async () => {
+    // The local limiter counts in fixed windows of the period: start far enough from a window's end that it cannot reset mid-test.
+    const intoWindow = Date.now() % 60_000;
+    if (intoWindow > 35_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 500));
+    // Spend the rest of this user's minute outside the page (curl, an MCP client and the page share it).
+    let refused: Response | undefined;
+    for (let sent = 0; sent <= limit && !refused; sent++) {
+      const response = await fetch(`${limitedUrl}/api/v1/note-outline?path=${encodeURIComponent(CLICK_PATHS[0])}`, {
+        headers: { Authorization: `Bearer ${token}`, Origin: explorer!.url },
+      });
+      await response.body?.cancel();
+      if (response.status === 429) refused = response;
+    }
+    expect(refused?.status).toBe(429);
+    expect(refused?.headers.get('retry-after')).toBe('60');
+    expect(refused?.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
+
+    const limited = CLICK_PATHS[30];
+    await page.click(`#note-list button[data-path="${limited}"]`);
+    await waitForNote(page, limited);
+    expect(await page.getAttribute('body', 'data-state')).toBe('error');
+    const cardStatus = (await page.textContent('#panel-note-outline .panel-status')) ?? '';
+    expect(cardStatus).toMatch(/^HTTP 429 RATE_LIMITED: the Worker's per-user rate limit is used up \(production allows 60 a minute per user\): retry in \d+ s \(at [^)]+\); the page retries by itself then\. To lift it locally, restart with npm start -- --env load\.$/);
+    expect(await page.textContent('#status')).toContain('npm start -- --env load');
+    const seconds = Number(/retry in (\d+) s/.exec(cardStatus)?.[1]);
+    expect(seconds).toBeGreaterThan(50);
+    expect(seconds).toBeLessThanOrEqual(60);
+    await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'explorer-429.png') });
+
+    // While the Worker asked to wait, another new note sends nothing and says why; a note already shown still shows.
+    const sent = answers.length;
+    const waiting = CLICK_PATHS[31];
+    await page.click(`#note-list button[data-path="${waiting}"]`);
+    await waitForNote(page, waiting);
+    expect(await page.textContent('#panel-note-outline .panel-status')).toMatch(/^Not requested yet: the Worker's per-user rate limit is used up .*npm start -- --env load\.$/);
+    await page.click(`#note-list button[data-path="${CLICK_PATHS[3]}"]`);
+    await waitForNote(page, CLICK_PATHS[3]);
+    expect(await page.getAttribute('body', 'data-state')).toBe('done');
+    expect(answers.length).toBe(sent);
   });
 });
 
