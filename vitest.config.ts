@@ -32,6 +32,7 @@ export default defineConfig({
               // that send many requests for one user keep testing what they test.
               ratelimits: {
                 RATE_LIMITER: { simple: { limit: 60, period: 60 } },
+                PROTOCOL_RATE_LIMITER: { simple: { limit: 300, period: 60 } },
                 TEST_RATE_LIMITER: { simple: { limit: 1_000_000, period: 60 } },
               },
             },

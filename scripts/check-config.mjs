@@ -3,7 +3,7 @@
 /**
  * `npm run check-config`: validates the Worker's configuration offline, with the Worker's own
  * schema (src/config.ts, so the two never disagree): the `[vars]` of wrangler.toml (top level or
- * `--env <name>`) overlaid by env files of secrets and overrides, plus the RATE_LIMITER binding.
+ * `--env <name>`) overlaid by env files of secrets and overrides, plus the two rate-limit bindings.
  *
  * The env files are the ones `wrangler dev` would read: `--env-file F` (repeatable, later files
  * win), else `.dev.vars.<env>` or `.dev.vars` next to the configuration, else `.env`, `.env.local`,
@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   CONFIG_VARIABLES,
-  RATE_LIMITER_BINDING,
+  RATE_LIMIT_BINDINGS,
   checkVariables,
   describeConfigProblem,
   isLocalEnvironment,
@@ -33,8 +33,8 @@ import {
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECRET_NAMES = ['SESSION_SECRET', 'SESSION_SECRET_PREVIOUS', 'HUB_JWT_SECRET', 'CANISTER_AUTH_SECRET', 'SCOOLING_SMOKE_TOKEN'];
-/** The names the Worker reads from vars and secrets (the binding is not a variable). */
-const WORKER_VARIABLES = CONFIG_VARIABLES.filter((name) => name !== RATE_LIMITER_BINDING);
+/** The names the Worker reads from vars and secrets (the bindings are not variables). */
+const WORKER_VARIABLES = CONFIG_VARIABLES.filter((name) => !(/** @type {readonly string[]} */ (RATE_LIMIT_BINDINGS)).includes(name));
 const USAGE = `Usage: npm run check-config -- [--config wrangler.toml] [--env <name>] [--env-file <file>]...
   --config    wrangler configuration file (default: wrangler.toml in the repository)
   --env       a wrangler environment ([env.<name>]); default: the top level
@@ -132,25 +132,30 @@ for (const file of envFiles.files) {
 const merged = { ...stringVars(wrangler.vars), ...fileVars };
 const problems = checkVariables(merged);
 
-const limiter = wrangler.ratelimits.find((binding) => binding.name === RATE_LIMITER_BINDING);
-const limiterValid =
-  limiter !== undefined &&
+/** @param {{ simple?: { limit?: number, period?: number } }} limiter */
+const isValidLimiter = (limiter) =>
   Number.isInteger(limiter.simple?.limit) &&
   /** @type {number} */ (limiter.simple?.limit) > 0 &&
   (limiter.simple?.period === 10 || limiter.simple?.period === 60);
-if (limiter && !limiterValid) problems.push({ variable: RATE_LIMITER_BINDING, reason: 'invalid' });
-else if (!limiter && !isLocalEnvironment(merged)) problems.push({ variable: RATE_LIMITER_BINDING, reason: 'missing_binding' });
+/** Each rate-limit binding: its wrangler entry, whether it is valid, and a problem when it is not there or not valid. */
+const limiters = RATE_LIMIT_BINDINGS.map((name) => {
+  const limiter = wrangler.ratelimits.find((binding) => binding.name === name);
+  const valid = limiter !== undefined && isValidLimiter(limiter);
+  if (limiter && !valid) problems.push({ variable: name, reason: 'invalid' });
+  else if (!limiter && !isLocalEnvironment(merged)) problems.push({ variable: name, reason: 'missing_binding' });
+  return { name, limiter, valid };
+});
 
 const warnings = SECRET_NAMES.filter((name) => Object.hasOwn(wrangler.vars, name)).map(
   (name) => `${name} is a secret but is set in [vars] (stored in plain text); use \`wrangler secret put ${name}\``,
 );
 
 const section = options.env ? `[env.${options.env}]` : 'top level';
-const limiterText = !limiter
-  ? 'no RATE_LIMITER binding'
-  : limiterValid
-    ? `RATE_LIMITER ${limiter.simple?.limit} per ${limiter.simple?.period} s`
-    : 'RATE_LIMITER with an invalid limit or period';
+const limiterText = limiters
+  .map(({ name, limiter, valid }) =>
+    !limiter ? `no ${name} binding` : valid ? `${name} ${limiter.simple?.limit} per ${limiter.simple?.period} s` : `${name} with an invalid limit or period`,
+  )
+  .join(', ');
 const out = [`check-config: what \`wrangler dev\`${options.env ? ` --env ${options.env}` : ''} would run, read from`];
 out.push(`  ${shown(configPath)} (${section}): [vars] ${namesSummary(Object.keys(wrangler.vars ?? {}))}; ${limiterText}`);
 if (envFiles.files.length === 0) {
@@ -163,7 +168,12 @@ for (const warning of lineWarnings) out.push(`  warning: ${warning}`);
 for (const problem of lineProblems) out.push(`  ${problem}`);
 const width = Math.max(0, ...problems.map((problem) => problem.variable.length));
 if (problems.length === 0 && lineProblems.length === 0) {
-  out.push(`  valid: the Worker accepts this configuration${limiter ? ` (rate limit ${limiter.simple?.limit} per ${limiter.simple?.period} s per user)` : ' (no rate limit: local only)'}.`);
+  const [reads, protocol] = limiters.map(({ limiter }) => limiter);
+  const limitsText =
+    reads && protocol
+      ? ` (per user: ${reads.simple?.limit} reads per ${reads.simple?.period} s, ${protocol.simple?.limit} protocol messages per ${protocol.simple?.period} s)`
+      : ' (a rate limit unbound: local only)';
+  out.push(`  valid: the Worker accepts this configuration${limitsText}.`);
 } else {
   for (const problem of problems) {
     out.push(`  ${problem.variable.padEnd(width)}  ${problem.reason}: ${describeConfigProblem(problem)}`);

@@ -107,11 +107,16 @@ export const EnvSchema = z.object({
     SCOOLING_SMOKE_TOKEN: optionalText,
 });
 
-/** The rate-limit binding (wrangler.toml `[[ratelimits]]`), reported under its binding name. */
+/**
+ * The rate-limit bindings (wrangler.toml `[[ratelimits]]`), reported under their binding names:
+ * reads (REST and MCP `tools/call`) and MCP protocol traffic that reads nothing.
+ */
 export const RATE_LIMITER_BINDING = 'RATE_LIMITER';
+export const PROTOCOL_RATE_LIMITER_BINDING = 'PROTOCOL_RATE_LIMITER';
+export const RATE_LIMIT_BINDINGS = [RATE_LIMITER_BINDING, PROTOCOL_RATE_LIMITER_BINDING] as const;
 
-export type ConfigVariable = keyof z.infer<typeof EnvSchema> | typeof RATE_LIMITER_BINDING;
-export const CONFIG_VARIABLES: readonly ConfigVariable[] = [...(Object.keys(EnvSchema.shape) as ConfigVariable[]), RATE_LIMITER_BINDING];
+export type ConfigVariable = keyof z.infer<typeof EnvSchema> | (typeof RATE_LIMIT_BINDINGS)[number];
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = [...(Object.keys(EnvSchema.shape) as ConfigVariable[]), ...RATE_LIMIT_BINDINGS];
 
 /** Why a variable failed. A fixed vocabulary: never the value, never zod's own text. */
 export type ConfigReason =
@@ -140,7 +145,7 @@ export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
   not_an_origin: 'must be one exact https origin (scheme://host[:port], no path or trailing slash; http only on a loopback host)',
   not_an_issuer: 'must be an https URL without query or fragment (http only on a loopback host)',
   no_verification_key: 'no token verification key: set SESSION_SECRET, HUB_JWT_SECRET or JWT_JWKS_URL',
-  missing_binding: 'the rate-limit binding is missing (wrangler.toml [[ratelimits]] name = "RATE_LIMITER")',
+  missing_binding: 'this rate-limit binding is missing (wrangler.toml [[ratelimits]] with this name)',
   invalid: 'is invalid',
 };
 
@@ -163,6 +168,9 @@ const PROBLEM_DETAIL: Partial<Record<ConfigVariable, Partial<Record<ConfigReason
   SCOOLING_SMOKE_ENABLED: { not_allowed: oneOf(BOOLEAN_TEXT) },
   RATE_LIMITER: {
     invalid: 'wrangler.toml [[ratelimits]] name = "RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
+  },
+  PROTOCOL_RATE_LIMITER: {
+    invalid: 'wrangler.toml [[ratelimits]] name = "PROTOCOL_RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
   },
 };
 
@@ -197,8 +205,10 @@ export interface Config {
   legacyTokensWithoutAudience: boolean;
   environment: 'local' | 'staging' | 'production';
   scoolingSmoke: { enabled: boolean; token: string | undefined };
-  /** Per-user request limiter; null only where ENVIRONMENT=local runs without the binding (unlimited). */
+  /** Per-user limiter of reads (REST, MCP tools/call); null only where ENVIRONMENT=local runs without the binding (unlimited). */
   rateLimiter: RateLimitBinding | null;
+  /** Per-user limiter of MCP protocol traffic that reads nothing (initialize, tools/list, ping, ...); null likewise. */
+  protocolRateLimiter: RateLimitBinding | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
@@ -270,8 +280,8 @@ export function checkVariables(env: object): ConfigProblem[] {
 }
 
 /** A Workers Rate Limiting binding, or null. */
-function rateLimiterOf(env: object): RateLimitBinding | null {
-  const binding = (env as Record<string, unknown>)[RATE_LIMITER_BINDING] as { limit?: unknown } | null | undefined;
+function rateLimiterOf(env: object, name: (typeof RATE_LIMIT_BINDINGS)[number]): RateLimitBinding | null {
+  const binding = (env as Record<string, unknown>)[name] as { limit?: unknown } | null | undefined;
   return binding != null && typeof binding === 'object' && typeof binding.limit === 'function'
     ? (binding as RateLimitBinding)
     : null;
@@ -285,9 +295,13 @@ export function isLocalEnvironment(env: object): boolean {
 
 function parseConfig(env: object): ConfigResult {
   const problems = checkVariables(env);
-  const rateLimiter = rateLimiterOf(env);
-  // Production and staging must not run without the limiter; only a local run may (bench, bare Miniflare).
-  if (!rateLimiter && !isLocalEnvironment(env)) problems.push({ variable: RATE_LIMITER_BINDING, reason: 'missing_binding' });
+  const rateLimiter = rateLimiterOf(env, RATE_LIMITER_BINDING);
+  const protocolRateLimiter = rateLimiterOf(env, PROTOCOL_RATE_LIMITER_BINDING);
+  // Production and staging must not run without the limiters; only a local run may (bench, bare Miniflare).
+  if (!isLocalEnvironment(env)) {
+    if (!rateLimiter) problems.push({ variable: RATE_LIMITER_BINDING, reason: 'missing_binding' });
+    if (!protocolRateLimiter) problems.push({ variable: PROTOCOL_RATE_LIMITER_BINDING, reason: 'missing_binding' });
+  }
   const parsed = EnvSchema.safeParse(env);
   if (problems.length > 0 || !parsed.success) {
     return { ok: false, problems: problems.length > 0 ? problems : [{ variable: 'ENVIRONMENT', reason: 'invalid' }] };
@@ -315,6 +329,7 @@ function parseConfig(env: object): ConfigResult {
       environment: e.ENVIRONMENT,
       scoolingSmoke: { enabled: e.SCOOLING_SMOKE_ENABLED === 'true', token: e.SCOOLING_SMOKE_TOKEN },
       rateLimiter,
+      protocolRateLimiter,
     },
   };
 }

@@ -1,11 +1,12 @@
 /**
- * Per-user rate limit: the policy in one place. Cloudflare's Workers Rate
- * Limiting binding (wrangler.toml `[[ratelimits]]` RATE_LIMITER, default 60
- * requests per 60 s) counts requests per effective canister user, the same
- * key the upstream hosted MCP limits on. Both adapters take it right after
- * authentication and before anything that can reach the canister, so a
- * refused request costs no canister read. The binding's counters are per
- * Cloudflare location and eventually consistent, as the platform documents.
+ * Per-user rate limits: the policy in one place. Cloudflare's Workers Rate
+ * Limiting bindings (wrangler.toml `[[ratelimits]]`) count requests per
+ * effective canister user, the same key the upstream hosted MCP limits on:
+ * RATE_LIMITER (60 per 60 s) the reads, PROTOCOL_RATE_LIMITER (300 per 60 s)
+ * the MCP messages that read nothing. Both are taken before anything that can
+ * reach the canister, so a refused request costs no canister read. The
+ * binding's counters are per Cloudflare location and eventually consistent,
+ * as the platform documents.
  */
 import type { Principal } from './auth/jwt';
 import type { Config } from './config';
@@ -22,10 +23,18 @@ export interface RateLimitBinding {
  */
 export const RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
 
+/**
+ * The two per-user budgets: `read` for everything that can read a note (REST, MCP `tools/call`),
+ * `protocol` for MCP messages that read nothing (initialize, notifications, tools/list,
+ * server/discover, ping, ...), larger so reconnecting agents keep their reads.
+ */
+export type RateBudget = 'read' | 'protocol';
+
 /** Counts this request against the principal's budget; RateLimited when it is spent. */
-export async function takeRateLimit(config: Config, principal: Principal): Promise<Result<void>> {
+export async function takeRateLimit(config: Config, principal: Principal, budget: RateBudget = 'read'): Promise<Result<void>> {
+  const limiter = budget === 'read' ? config.rateLimiter : config.protocolRateLimiter;
   // Null only in ENVIRONMENT=local without the binding (bench, bare Miniflare); config.ts refuses that elsewhere.
-  if (!config.rateLimiter) return ok(undefined);
-  const { success } = await config.rateLimiter.limit({ key: `user:${principal.canisterUserId}` });
+  if (!limiter) return ok(undefined);
+  const { success } = await limiter.limit({ key: `user:${principal.canisterUserId}` });
   return success ? ok(undefined) : fail({ kind: 'RateLimited', retryAfterSeconds: RATE_LIMIT_RETRY_AFTER_SECONDS });
 }

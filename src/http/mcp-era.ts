@@ -69,7 +69,7 @@ export const INVALID_PARAMS_MESSAGE = 'Invalid params';
 /** Methods a 2026-07-28 request may name that the SDK must not serve here (a long-lived stream). */
 const REFUSED_MODERN_METHODS = new Set(['subscriptions/listen']);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 

@@ -5,7 +5,8 @@
  *
  * HTTP-level policy runs first, as one linear sequence of checks in mcpRoute:
  * configuration, Origin (DNS-rebinding protection), token for this resource,
- * per-user rate limit, vault, body size, JSON, batch refusal. Then decideEra
+ * vault, body size, JSON, batch refusal, then the per-user budget the message
+ * spends (read for tools/call, protocol otherwise). Then decideEra
  * (mcp-era.ts) picks the era by exact comparison and enforces the 2026-07-28
  * standard headers, and serveExchange (mcp-server.ts) hands the message to the
  * SDK. Every JSON-RPC error leaving the Worker carries a fixed text
@@ -20,7 +21,7 @@ import type { RouteContext } from './context';
 import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
 import { errorHeaders, isOriginAllowed, jsonResponse } from './responses';
 import { takeRateLimit } from '../rate-limit';
-import { answerIdOf, decideEra, describeClient, type EraRefusal } from './mcp-era';
+import { answerIdOf, decideEra, describeClient, isPlainObject, type EraRefusal } from './mcp-era';
 import { fixedErrorsOnRefusal } from './mcp-messages';
 import type { Exchange } from './mcp-server';
 
@@ -52,6 +53,13 @@ function refuse(error: ReadError, resource: ProtectedResource | null, log: Reque
   log.outcome = outcomeCode(error);
   const mapped = restError(error);
   return rpcError(mapped.status, -32600, mapped.message, errorHeaders(error, resource));
+}
+
+/** A spent budget: 429 with Retry-After, and the same wait in the error's data for clients that read only the body. */
+function refuseRateLimited(error: ReadError, resource: ProtectedResource, id: number | string | null, log: RequestLog): Response {
+  log.outcome = outcomeCode(error);
+  const retryAfterSeconds = error.kind === 'RateLimited' ? error.retryAfterSeconds : 60;
+  return rpcError(429, -32600, restError(error).message, errorHeaders(error, resource), { retryAfterSeconds }, id);
 }
 
 function refuseEra(refusal: EraRefusal, id: number | string | null, log: RequestLog): Response {
@@ -91,9 +99,6 @@ export async function mcpRoute({ request, config, log, endpointVault = null }: R
   }
   const principal = await authenticate(request, config, resource, Math.floor(Date.now() / 1000), log);
   if (!principal.ok) return refuse(principal.error, resource, log);
-  // As the upstream: per user, right after authentication, before the body and before any canister read.
-  const limited = await takeRateLimit(config, principal.value);
-  if (!limited.ok) return refuse(limited.error, resource, log);
   const vault = resolveVault(principal.value, { header: request.headers.get('X-Vault-Id'), endpoint: endpointVault });
   if (!vault.ok) return refuse(vault.error, resource, log);
 
@@ -120,6 +125,11 @@ export async function mcpRoute({ request, config, log, endpointVault = null }: R
     return rpcError(400, -32600, 'Batch requests are not supported');
   }
   log.op = methodForLog(message);
+  const id = answerIdOf(message);
+  // Per user, before any canister read: a tools/call spends the read budget, anything else the protocol budget.
+  const budget = isPlainObject(message) && message.method === 'tools/call' ? 'read' : 'protocol';
+  const limited = await takeRateLimit(config, principal.value, budget);
+  if (!limited.ok) return refuseRateLimited(limited.error, resource, id, log);
   // Which client broke, for operators: the revision and the client's name and version, as short safe tokens.
   const client = describeClient(request.headers, message);
   log.mcp = client.revision;
@@ -128,7 +138,6 @@ export async function mcpRoute({ request, config, log, endpointVault = null }: R
 
   // The protocol: era by exact comparison, then the SDK for that era.
   const era = decideEra(request.headers, message);
-  const id = answerIdOf(message);
   if (era.era === 'refused') return refuseEra(era.refusal, id, log);
   const exchange: Exchange = {
     config,

@@ -19,7 +19,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const GOOD_SECRET = 'SENTINEL-GOOD-SECRET-0123456789abcdefghij';
 /** What every deployment outside local mode names: its public origin and its authorization server. */
 const OAUTH_LINES = 'PUBLIC_ORIGIN=https://edge.example\nOAUTH_AUTHORIZATION_SERVER=https://hub.example\n';
-const LIMITER = '[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = 60, period = 60 }\n';
+const LIMITER =
+  '[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = 60, period = 60 }\n' +
+  '[[ratelimits]]\nname = "PROTOCOL_RATE_LIMITER"\nnamespace_id = "1003"\nsimple = { limit = 300, period = 60 }\n';
 
 function write(name: string, text: string): string {
   const file = path.join(dir, name);
@@ -116,6 +118,7 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
     expect(output).toMatch(/^\s+CANISTER_URL\s+missing:/m);
     expect(output).toMatch(/^\s+SESSION_SECRET\s+no_verification_key:/m);
     expect(output).toMatch(/^\s+RATE_LIMITER\s+missing_binding:/m);
+    expect(output).toMatch(/^\s+PROTOCOL_RATE_LIMITER\s+missing_binding:/m);
     expect(output).not.toContain('SENTINEL');
     expect(status).toBe(1);
   });
@@ -148,7 +151,7 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
   it('on a fresh clone (no .dev.vars, no .env) it names the file it read, says no env file was found and why npm start still runs', () => {
     const { config } = cloneFolder('fresh-clone');
     const { status, output } = checkConfig('--config', config);
-    expect(output).toContain('wrangler.toml (top level): [vars] ENVIRONMENT, CANISTER_TIMEOUT_MS; RATE_LIMITER 60 per 60 s');
+    expect(output).toContain('wrangler.toml (top level): [vars] ENVIRONMENT, CANISTER_TIMEOUT_MS; RATE_LIMITER 60 per 60 s, PROTOCOL_RATE_LIMITER 300 per 60 s');
     expect(output).toMatch(/no env file: \.dev\.vars, \.env, \.env\.local not found next to .*wrangler\.toml, so every secret is unset/);
     expect(output).toMatch(/^\s+CANISTER_URL\s+missing:/m);
     expect(output).toMatch(/^\s+SESSION_SECRET\s+no_verification_key:/m);
@@ -175,7 +178,9 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
     expect(fromDevVars.status).toBe(1);
     writeFileSync(path.join(folder, '.dev.vars.load'), secrets);
     const forLoad = checkConfig('--config', config, '--env', 'load');
-    expect(forLoad.output).toContain('wrangler.toml ([env.load]): [vars] ENVIRONMENT, CANISTER_TIMEOUT_MS; RATE_LIMITER 1000000 per 10 s');
+    expect(forLoad.output).toContain(
+      'wrangler.toml ([env.load]): [vars] ENVIRONMENT, CANISTER_TIMEOUT_MS; RATE_LIMITER 1000000 per 10 s, PROTOCOL_RATE_LIMITER 1000000 per 10 s',
+    );
     expect(forLoad.output).toMatch(/^\s+\S*\/default-files\/\.dev\.vars\.load: CANISTER_URL, SESSION_SECRET, PUBLIC_ORIGIN, OAUTH_AUTHORIZATION_SERVER$/m);
     expect(forLoad.status).toBe(0);
     expect(`${fromDotEnv.output}${fromDevVars.output}${forLoad.output}`).not.toContain('SENTINEL');

@@ -303,6 +303,7 @@ describe('documented examples and real answers', () => {
       PUBLIC_ORIGIN: 'https://edge.example',
       OAUTH_AUTHORIZATION_SERVER: 'https://hub.example',
       RATE_LIMITER: { limit: async () => ({ success: true }) },
+      PROTOCOL_RATE_LIMITER: { limit: async () => ({ success: true }) },
     });
     expect(loaded.ok).toBe(true);
     const config = loaded.ok ? loaded.config : null;

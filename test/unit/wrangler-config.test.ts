@@ -35,8 +35,8 @@ describe('wrangler.toml', () => {
       expect(config.limits?.cpu_ms).toBeLessThanOrEqual(1000);
     });
 
-    it(`${name}: binds RATE_LIMITER`, () => {
-      const limiter = config.ratelimits.find((binding: { name: string }) => binding.name === 'RATE_LIMITER');
+    it.each(['RATE_LIMITER', 'PROTOCOL_RATE_LIMITER'])(`${name}: binds %s`, (bindingName) => {
+      const limiter = config.ratelimits.find((binding: { name: string }) => binding.name === bindingName);
       expect(limiter).toBeDefined();
       expect([10, 60]).toContain(limiter!.simple.period);
       expect(Number.isInteger(limiter!.simple.limit) && limiter!.simple.limit > 0).toBe(true);
@@ -45,13 +45,19 @@ describe('wrangler.toml', () => {
 
   it('production limits each user to 60 requests per 60 s, as the upstream does', () => {
     expect(top.vars.ENVIRONMENT).toBe('production');
-    expect(top.ratelimits).toEqual([{ name: 'RATE_LIMITER', namespace_id: '1001', simple: { limit: 60, period: 60 } }]);
+    expect(top.ratelimits).toEqual([
+      { name: 'RATE_LIMITER', namespace_id: '1001', simple: { limit: 60, period: 60 } },
+      // Protocol traffic that reads nothing: a larger budget of its own, so reconnecting agents keep their reads.
+      { name: 'PROTOCOL_RATE_LIMITER', namespace_id: '1003', simple: { limit: 300, period: 60 } },
+    ]);
   });
 
   it('the load environment lifts the limit, is local, and has its own namespace', () => {
     expect(load.vars.ENVIRONMENT).toBe('local');
-    const limiter = load.ratelimits.find((binding: { name: string }) => binding.name === 'RATE_LIMITER')!;
-    expect(limiter.simple.limit / limiter.simple.period!).toBeGreaterThanOrEqual(10_000);
-    expect(limiter.namespace_id).not.toBe('1001');
+    for (const [name, production] of [['RATE_LIMITER', '1001'], ['PROTOCOL_RATE_LIMITER', '1003']]) {
+      const limiter = load.ratelimits.find((binding: { name: string }) => binding.name === name)!;
+      expect(limiter.simple.limit / limiter.simple.period!).toBeGreaterThanOrEqual(10_000);
+      expect(limiter.namespace_id).not.toBe(production);
+    }
   });
 });

@@ -270,7 +270,7 @@ describe('an upload the client abandons', () => {
       body,
       duplex: 'half',
     } as RequestInit);
-    const res = await worker.fetch(request, { RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'), ...testEnv() });
+    const res = await worker.fetch(request, { RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'), PROTOCOL_RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'), ...testEnv() });
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text).not.toContain('SENTINEL');

@@ -90,10 +90,11 @@ describe('RFC 9728 protected-resource metadata', () => {
 
   it('outside local mode the public origin is configured: a request Host never decides it', async () => {
     const request = new Request('https://attacker.example/.well-known/oauth-protected-resource/mcp', { headers: { Host: 'attacker.example' } });
-    const res = await worker.fetch(request, { RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'), ...testEnv() });
+    const res = await worker.fetch(request, { RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'), PROTOCOL_RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'), ...testEnv() });
     expect((await res.json<any>()).resource).toBe(MCP);
     const challenge = await worker.fetch(new Request('https://attacker.example/mcp', { method: 'POST', headers: MCP_HEADERS, body: '{}' }), {
       RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'),
+      PROTOCOL_RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'),
       ...testEnv(),
     });
     expect(challenge.headers.get('WWW-Authenticate')).toContain(`resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp"`);

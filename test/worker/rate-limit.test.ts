@@ -27,8 +27,13 @@ import {
 const LIMIT = 60;
 const PATH = 'limits/note.md';
 const REST_REFUSAL = JSON.stringify({ error: 'Rate limit exceeded', code: 'RATE_LIMITED' });
-const RPC_REFUSAL = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Rate limit exceeded' }, id: null });
-const realLimiter = (): CallOptions => ({ bindings: { RATE_LIMITER: rateLimitBinding('RATE_LIMITER') } });
+/** The MCP refusal repeats the request's id and says when to retry in the error's data as well as in Retry-After. */
+const rpcRefusal = (id: number) =>
+  JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Rate limit exceeded', data: { retryAfterSeconds: 60 } }, id });
+const PROTOCOL_LIMIT = 300;
+const realLimiter = (): CallOptions => ({
+  bindings: { RATE_LIMITER: rateLimitBinding('RATE_LIMITER'), PROTOCOL_RATE_LIMITER: rateLimitBinding('PROTOCOL_RATE_LIMITER') },
+});
 const windowOf = (): number => Math.floor(Date.now() / 60_000);
 
 // Hundreds of request log lines: kept out of the test output.
@@ -102,8 +107,66 @@ describe('per-user rate limit: MCP', () => {
       return { user, statuses, refused: { status: refused.status, retryAfter: refused.headers.get('Retry-After'), body: await refused.text() } };
     });
     expect(outcome.statuses).toEqual(Array(LIMIT).fill(200));
-    expect(outcome.refused).toEqual({ status: 429, retryAfter: '60', body: RPC_REFUSAL });
+    expect(outcome.refused).toEqual({ status: 429, retryAfter: '60', body: rpcRefusal(LIMIT + 1) });
     expect(await canisterRequests(outcome.user)).toHaveLength(LIMIT);
+  });
+});
+
+function mcpProtocolCall(token: string, id: number, method = 'tools/list'): Promise<Response> {
+  return callWorker('/mcp', {
+    ...realLimiter(),
+    method: 'POST',
+    token,
+    headers: MCP_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id, method }),
+  });
+}
+
+describe('per-user rate limit: protocol traffic has its own budget', () => {
+  it('initialize, tools/list and ping spend none of the reads', async () => {
+    const outcome = await inOneWindow('rl-protocol', async (user) => {
+      const token = await mintToken({ sub: user });
+      const protocol: number[] = [];
+      for (let i = 0; i < 2 * LIMIT; i += 1) {
+        const res = await mcpProtocolCall(token, i + 1, ['tools/list', 'ping', 'initialize'][i % 3]);
+        protocol.push(res.status);
+        await res.body?.cancel();
+      }
+      const reads: number[] = [];
+      for (let i = 0; i < LIMIT; i += 1) {
+        const res = await (i % 2 ? mcpToolCall(token, 1000 + i) : restGet(REST_ROUTES.note_outline, PATH, { token, ...realLimiter() }));
+        reads.push(res.status);
+        await res.body?.cancel();
+      }
+      const refused = await restGet(REST_ROUTES.note_outline, PATH, { token, ...realLimiter() });
+      return { user, protocol, reads, refused: refused.status };
+    });
+    expect(outcome.protocol.every((status) => status === 200)).toBe(true);
+    expect(outcome.reads).toEqual(Array(LIMIT).fill(200));
+    expect(outcome.refused).toBe(429);
+    expect(await canisterRequests(outcome.user)).toHaveLength(LIMIT);
+  });
+
+  it(`a looping client is stopped at ${PROTOCOL_LIMIT} protocol messages, with the wait in the JSON-RPC data; its reads stay`, async () => {
+    const outcome = await inOneWindow('rl-protocol-loop', async (user) => {
+      const token = await mintToken({ sub: user });
+      const statuses: number[] = [];
+      for (let i = 0; i < PROTOCOL_LIMIT; i += 1) {
+        const res = await mcpProtocolCall(token, i + 1);
+        statuses.push(res.status);
+        await res.body?.cancel();
+      }
+      const refused = await mcpProtocolCall(token, PROTOCOL_LIMIT + 1);
+      const read = await mcpToolCall(token, 5000);
+      return {
+        statuses,
+        refused: { status: refused.status, retryAfter: refused.headers.get('Retry-After'), body: await refused.text() },
+        read: read.status,
+      };
+    });
+    expect(outcome.statuses).toEqual(Array(PROTOCOL_LIMIT).fill(200));
+    expect(outcome.refused).toEqual({ status: 429, retryAfter: '60', body: rpcRefusal(PROTOCOL_LIMIT + 1) });
+    expect(outcome.read).toBe(200);
   });
 });
 
@@ -150,16 +213,16 @@ describe('per-user rate limit: the key', () => {
 });
 
 describe('per-user rate limit: without the binding', () => {
-  it('production refuses to serve (503, the log line names RATE_LIMITER); no canister read', async () => {
+  it.each(['RATE_LIMITER', 'PROTOCOL_RATE_LIMITER'])('production refuses to serve without %s (503, the log line names it); no canister read', async (binding) => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
     const user = await seededUser('rl-none');
     const token = await mintToken({ sub: user });
-    const rest = await restGet(REST_ROUTES.note_outline, PATH, { token, bindings: { RATE_LIMITER: undefined } });
+    const rest = await restGet(REST_ROUTES.note_outline, PATH, { token, bindings: { [binding]: undefined } });
     expect(rest.status).toBe(503);
-    const mcp = await mcpPostWithout(token);
+    const mcp = await mcpPostWithout(token, binding);
     expect(mcp.status).toBe(503);
-    expect(lines.map((line) => JSON.parse(line).config)).toEqual([['RATE_LIMITER'], ['RATE_LIMITER']]);
+    expect(lines.map((line) => JSON.parse(line).config)).toEqual([[binding], [binding]]);
     expect(await canisterRequests(user)).toHaveLength(0);
   });
 
@@ -167,19 +230,23 @@ describe('per-user rate limit: without the binding', () => {
     const user = await seededUser('rl-local');
     const token = await mintToken({ sub: user });
     for (let i = 0; i < LIMIT + 1; i += 1) {
-      const res = await restGet(REST_ROUTES.note_outline, PATH, { token, env: testEnv({ ENVIRONMENT: 'local' }), bindings: { RATE_LIMITER: undefined } });
+      const res = await restGet(REST_ROUTES.note_outline, PATH, {
+        token,
+        env: testEnv({ ENVIRONMENT: 'local' }),
+        bindings: { RATE_LIMITER: undefined, PROTOCOL_RATE_LIMITER: undefined },
+      });
       expect(res.status).toBe(200);
       await res.body?.cancel();
     }
   });
 });
 
-function mcpPostWithout(token: string): Promise<Response> {
+function mcpPostWithout(token: string, binding: string): Promise<Response> {
   return callWorker('/mcp', {
     method: 'POST',
     token,
     headers: MCP_HEADERS,
-    bindings: { RATE_LIMITER: undefined },
+    bindings: { [binding]: undefined },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   });
 }

@@ -60,7 +60,7 @@ export interface CallOptions {
 }
 
 /** The pool's rate-limit bindings: wrangler.toml's own RATE_LIMITER (60 per 60 s) and the lifted TEST_RATE_LIMITER. */
-export function rateLimitBinding(name: 'RATE_LIMITER' | 'TEST_RATE_LIMITER'): unknown {
+export function rateLimitBinding(name: 'RATE_LIMITER' | 'PROTOCOL_RATE_LIMITER' | 'TEST_RATE_LIMITER'): unknown {
   return (poolBindings as unknown as Record<string, unknown>)[name];
 }
 
@@ -69,7 +69,8 @@ export async function callWorker(pathAndQuery: string, options: CallOptions = {}
   if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
   const method = options.method ?? 'GET';
   const request = new Request(`${ORIGIN}${pathAndQuery}`, { method, headers, body: options.body });
-  const env = { RATE_LIMITER: rateLimitBinding('TEST_RATE_LIMITER'), ...(options.env ?? testEnv()), ...options.bindings };
+  const lifted = rateLimitBinding('TEST_RATE_LIMITER');
+  const env = { RATE_LIMITER: lifted, PROTOCOL_RATE_LIMITER: lifted, ...(options.env ?? testEnv()), ...options.bindings };
   const response = await worker.fetch(request, env);
   // Every response a test sees must be one openapi.yaml documents.
   await assertMatchesOpenApi(method, new URL(request.url).pathname, response);
