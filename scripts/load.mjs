@@ -14,7 +14,13 @@
  * per-user rate limit (`npm start -- --env load`); against the default configuration every request
  * after the first 60 a minute is a 429, and the run says so.
  *
+ * `--budgets` instead shows the two per-user budgets at work against the default configuration
+ * (`npm start`): for one fresh user, more MCP protocol messages (tools/list) and more reads
+ * (REST note-outline and MCP tools/call) than the limits allow, and how many of each were
+ * served and refused.
+ *
  *   npm run load
+ *   npm run load -- --budgets
  *   npm run load -- --duration 60 --levels 1,16,64
  *   npm run load -- --base http://127.0.0.1:8787 --token "$TOKEN"
  */
@@ -41,7 +47,8 @@ const RSS_SAMPLE_MS = 250;
 /** How often a running level reports its progress on stderr. */
 const PROGRESS_EVERY_MS = 5_000;
 
-const USAGE = `Usage: npm run load -- [--duration <seconds per level>] [--levels 1,16,64] [--base <loopback URL>] [--token <JWT>]
+const USAGE = `Usage: npm run load -- [--budgets] [--duration <seconds per level>] [--levels 1,16,64] [--base <loopback URL>] [--token <JWT>]
+  --budgets   show the per-user budgets instead of a load run (against npm start, limits on)
   --duration  seconds per concurrency level (default ${DEFAULT_DURATION_S}, at most ${MAX_DURATION_S})
   --levels    comma-separated concurrency levels (default ${DEFAULT_LEVELS.join(',')}, each 1..${MAX_CONCURRENCY})
   --base      Worker base URL, loopback only (default ${DEFAULT_BASE})
@@ -54,7 +61,7 @@ class UsageError extends Error {}
 
 /** @param {string[]} argv */
 function parseLoadArgs(argv) {
-  const values = parseCommandLine(argv, { strings: ['duration', 'levels', 'base', 'token', 'vault', 'notes'] }, UsageError);
+  const values = parseCommandLine(argv, { strings: ['duration', 'levels', 'base', 'token', 'vault', 'notes'], flags: ['budgets'] }, UsageError);
   if (values.help) return null;
   const durationS = values.duration === undefined ? DEFAULT_DURATION_S : Number(values.duration);
   if (!Number.isFinite(durationS) || durationS <= 0 || durationS > MAX_DURATION_S) {
@@ -73,6 +80,7 @@ function parseLoadArgs(argv) {
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new UsageError('--base must be http(s)');
   if (!isLoopbackHost(base.hostname)) throw new UsageError('--base must be a loopback address (127.0.0.0/8, localhost or [::1])');
   return {
+    budgets: values.budgets === true,
     durationMs: Math.round(durationS * 1000),
     levels,
     base: base.origin,
@@ -422,10 +430,65 @@ function printSummary(warmupErrors, { errors, peakKiB, rateLimited }) {
   );
 }
 
+// ---------------------------------------------------------------- the two budgets
+
+/** More of each than its budget allows (wrangler.toml: 300 protocol messages and 60 reads a minute). */
+const BUDGET_PROBES = { protocol: 330, reads: 80 };
+
+/**
+ * Sends BUDGET_PROBES.protocol tools/list messages, then BUDGET_PROBES.reads reads, as one fresh
+ * user, and counts what each budget served and refused (429).
+ * @param {string} base
+ */
+async function budgetsRun(base) {
+  const user = `load-budgets-${Date.now().toString(36)}`;
+  const token = await new SignJWT({ sub: user, role: 'viewer', type: 'session' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(new TextEncoder().encode(DEV_SESSION_SECRET));
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: MCP_ACCEPT };
+  /** @param {() => Promise<Response>} send */
+  const tally = async (count, send) => {
+    const result = { sent: count, served: 0, refused: 0, other: 0 };
+    for (let i = 0; i < count; i += 1) {
+      const response = await send();
+      await response.body?.cancel();
+      if (response.status === 429) result.refused += 1;
+      else if (response.status < 400 || response.status === 404) result.served += 1;
+      else result.other += 1;
+    }
+    return result;
+  };
+  let id = 0;
+  const protocol = await tally(BUDGET_PROBES.protocol, () =>
+    fetch(`${base}/mcp`, { method: 'POST', headers, body: jsonRpcBody(++id, 'tools/list', {}) }),
+  );
+  const reads = await tally(BUDGET_PROBES.reads, () =>
+    id % 2
+      ? fetch(`${base}/api/v1/note-outline?path=a.md`, { headers })
+      : fetch(`${base}/mcp`, { method: 'POST', headers, body: jsonRpcBody(++id, 'tools/call', { name: 'get_note_outline', arguments: { path: 'a.md' } }) }),
+  );
+  /** @param {string} label @param {{ sent: number, served: number, refused: number }} row */
+  const line = (label, row) => `${label.padEnd(42)}${String(row.sent).padStart(6)}${String(row.served).padStart(8)}${String(row.refused).padStart(15)}`;
+  const lines = [
+    `Per-user budgets against ${base}, one fresh user (its notes do not exist: a read is a read):`,
+    '',
+    `${'budget'.padEnd(42)}${'sent'.padStart(6)}${'served'.padStart(8)}${'refused (429)'.padStart(15)}`,
+    line('protocol (tools/list)', protocol),
+    line('reads (REST note-outline, MCP tools/call)', reads),
+    '',
+    'The protocol messages spent none of the reads; each budget stops its own traffic.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return protocol.other + reads.other === 0 ? 0 : 1;
+}
+
 async function main() {
   const options = optionsOrExitCode();
   if (typeof options === 'number') return options;
   if (!(await workerIsUp(options.base))) return 1;
+  if (options.budgets) return budgetsRun(options.base);
   const token = options.token ?? (await devToken());
   const notePaths = await notePathsOrExitCode(options.notesDir);
   if (typeof notePaths === 'number') return notePaths;
