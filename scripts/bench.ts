@@ -1,49 +1,45 @@
 /**
- * Throughput and peak heap of the four contracts, the micromark oracle
- * (analyzeWithMdast) against the linear analysis on the request path
- * (analyzeNote), over the shared corpus and synthetic 10 KB / 100 KB /
- * 1,000,000-char notes; the analysis alternatives; the pathological inputs
- * of cmark and md4c in ATX heading, setext heading and paragraph positions
- * (ms, MB/s, growth per doubling, heap); then per-request time through the
- * bundled Worker in Miniflare (workerd) with a loopback canister.
+ * The bench of docs/PERFORMANCE.md: the Markdown analysis in-process, then the Worker end to end.
+ * It prints a summary of the targets first (met or missed, by how much), then the detail:
  *
- *   node --import tsx scripts/bench.ts [--runs N] [--quick] [--no-e2e] [--no-pathological] [--only TEXT]
+ * - Four contracts: throughput and peak heap of the four contracts, the micromark oracle
+ *   (analyzeWithMdast) against the linear analysis on the request path (analyzeNote), over the
+ *   shared corpus and synthetic 10 KB / 100 KB / 1,000,000-char notes.
+ * - Alternatives (full run only): one analysis of the 1M-char note by each analyzer.
+ * - Pathological inputs: the shapes of cmark and md4c test/pathological_tests.py (and more) in ATX
+ *   heading, setext heading and paragraph positions or as the whole note, as one request's
+ *   contract work: ms at 100K, growth per doubling, MB/s at 1M, heap per char.
+ * - End to end (scripts/lib/bench-worker.ts): per-request time through the bundled Worker in
+ *   Miniflare (workerd) with a loopback canister, and the folders-only scope comparison.
  *
- * --only TEXT: the pathological table alone, for the shapes whose name
- * holds TEXT (a quick before/after check without the rest of the bench).
+ *   node --expose-gc --import tsx scripts/bench.ts [--runs N] [--quick] [--no-e2e] [--no-pathological] [--only TEXT]
  *
- * --quick (under 20 s): the oracle once, on the 10 KB note only; pathological
- * shapes once each at 100 KB and 200 KB (ATX and block positions); fewer
- * requests through the Worker.
+ * Timing: median CPU time (process.cpuUsage, user + system, so other processes on a shared
+ * machine do not inflate it) of N runs after warm-up; a call under MIN_SAMPLE_MS is repeated
+ * within each sample. A ratio (speed-up) is printed only when both sides are medians of at least
+ * MIN_RATIO_SAMPLES samples. In the pathological table every input is warmed until steady (at
+ * least 5 warm-up runs, more while a run is still over 10% faster than the one before, at most
+ * 12) and timed as the median of 9; because the first run after switching shapes is JIT warm-up
+ * (2-10x the steady time), it is printed apart ("cold"), never folded into the median. Each shape
+ * is also timed at 125K, 250K, 500K and 1M chars, the four sizes sampled in turn (7 samples per
+ * size after 4 warm-up runs each) so that a change in machine speed mid-row lands on all of them;
+ * growth per doubling is fitted over those four medians (fittedGrowth) rather than read from one
+ * ratio of two. In the contracts table one run = the four contracts on every note of the input
+ * (three analyses per note, as the builders do). MB/s means millions of UTF-16 chars per second.
  *
- * Timing: median CPU time (process.cpuUsage, user + system, so other
- * processes on a shared machine do not inflate it) of N runs after
- * warm-up. In the pathological table every input is warmed until steady
- * (at least 5 warm-up runs, more while a run is still over 10% faster than
- * the one before, at most 12) and timed as the median of 9; because the
- * first run after switching shapes is JIT warm-up (2-10x the steady time),
- * the first run of each 100K input is also printed, as "100K cold ms",
- * never folded into the median. Each shape is also timed at 125K, 250K,
- * 500K and 1M chars, the four sizes sampled in turn (7 samples per size
- * after 4 warm-up runs each) so that a change in machine speed mid-row lands on
- * all of them; growth per doubling is fitted over those four medians
- * (fittedGrowth) rather than read from one ratio of two. In the contracts table one run = the four
- * contracts on every note of the input (three analyses per note, as the
- * builders do). MB/s means millions of UTF-16 chars per second (the inputs
- * are ASCII apart from a few corpus chars, so chars ~ bytes).
+ * --quick (about 20 s, indicative: targets are not judged): the linear pass as in the full run;
+ * the oracle once, on the 10 KB note only (so no speed-up); pathological shapes in the ATX and
+ * block positions only, warmed until steady at 100K (median of 5), then 100K and 200K sampled in
+ * turn (5 samples each), heap probed at 1M after one run there; fewer requests through the Worker.
  *
- * Peak heap: after warm-up, gc(), then v8.GCProfiler around one run.
- * Memory counted is V8's used heap plus its external memory (ArrayBuffer
- * storage: typed-array tables live there, outside the used heap). Both only
- * grow between collections, so the peak is the largest of their sum just
- * before each collection in the run and at the end; the figure is that peak
- * minus the sum after the gc() (input strings and buffers kept between calls
- * already live), divided by the input's chars.
+ * Peak heap: after warm-up, gc(), then v8.GCProfiler around one run. Memory counted is V8's used
+ * heap plus its external memory (ArrayBuffer storage: typed-array tables live there, outside the
+ * used heap). Both only grow between collections, so the peak is the largest of their sum just
+ * before each collection in the run and at the end; the figure is that peak minus the sum after
+ * the gc() (input strings and buffers kept between calls already live), divided by the chars.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,20 +51,74 @@ import { CONTRACTS, decodeWireFrontmatter } from '../src/contracts';
 import { analyzeWithMdast } from '../src/contracts/markdown';
 import { analyzeNote, runContractsWith, scanBlocks, type Analyzer } from '../src/contracts/analysis';
 import type { Frontmatter } from '../src/contracts/types';
-import { pathologicalCases, pathologicalNote } from '../test/support/markdown/pathological';
-import { cpuMs, workerdPids } from './lib/process.mjs';
+import { pathologicalCases, pathologicalNote, type Position } from '../test/support/markdown/pathological';
+import { countOption, parseOptionsOrExit } from './cli-options.mjs';
+import { figure, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';
+import { endToEndSection, type EndToEndResult } from './lib/bench-worker';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sharedRoot = path.resolve(repoRoot, '../shared');
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const runsArg = args.indexOf('--runs');
-const RUNS = runsArg !== -1 ? Number(args[runsArg + 1]) : quick ? 3 : 7;
-const WARMUP = quick ? 1 : 2;
-const onlyArg = args.indexOf('--only');
-const only = onlyArg !== -1 ? args[onlyArg + 1] : null;
+
+const USAGE = [
+  'usage: npm run bench -- [--quick] [--runs N] [--no-e2e] [--no-pathological] [--only TEXT]',
+  '  (= node --expose-gc --import tsx scripts/bench.ts ...; the full run takes 4-11 minutes)',
+  '  --quick            about 20 s: fewer samples and sizes, every target read "indicative"',
+  '  --runs N           samples of the oracle and of the alternatives (default 7, --quick 3)',
+  '  --no-e2e           skip the Worker (Miniflare/workerd) section',
+  '  --no-pathological  skip the pathological inputs',
+  '  --only TEXT        the pathological table alone, for the shapes whose name holds TEXT',
+].join('\n');
+
+interface BenchOptions {
+  quick: boolean;
+  runs: number;
+  warmup: number;
+  e2e: boolean;
+  pathological: boolean;
+  only: string | null;
+}
+
+function readOptions(argv: string[]): BenchOptions {
+  const flags = { type: 'boolean' } as const;
+  const options = { quick: flags, runs: { type: 'string' }, 'no-e2e': flags, 'no-pathological': flags, only: { type: 'string' } } as const;
+  return parseOptionsOrExit(argv, options, USAGE, (values, UsageError) => {
+    const quick = values.quick === true;
+    const runs = countOption(values, 'runs', quick ? 3 : 7, UsageError);
+    if (runs < 1) throw new UsageError('--runs needs at least 1');
+    if (values.only !== undefined && (typeof values.only !== 'string' || values.only === '')) throw new UsageError('--only needs a text');
+    return {
+      quick,
+      runs,
+      warmup: quick ? 1 : 2,
+      e2e: values['no-e2e'] !== true,
+      pathological: values['no-pathological'] !== true,
+      only: typeof values.only === 'string' ? values.only : null,
+    };
+  });
+}
+
+/** The targets of docs/PERFORMANCE.md that the bench measures. */
+const TARGET = {
+  /** Every pathological row at 100K chars: at most this many ms. */
+  smallMs: 10,
+  /** Fitted growth per doubling: at most. */
+  growth: 2.3,
+  /** Every pathological row at 1M chars: at least this many MB/s. */
+  rate: 20,
+  /** The four contracts on the corpus: at least this many MB/s. */
+  corpusRate: 30,
+  /** The four contracts on the 1,000,000-char synthetic note: at least this many MB/s. */
+  noteRate: 40,
+  /** Peak heap growth of a pathological row at 1M: at most this many B/char. */
+  heap: 16,
+} as const;
 
 const gc = exposeGc();
+
+/** A line on the terminal while the bench runs (stderr: not part of the report). */
+function progress(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
 
 interface Note {
   path: string;
@@ -213,7 +263,7 @@ function runInput(analyze: Analyzer, input: Input): number {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** CPU ms (user + system) per call of `work`, over `repeat` calls in a row. */
@@ -224,18 +274,21 @@ function cpuMsPerCall(work: () => unknown, repeat = 1): number {
   return (spent.user + spent.system) / 1000 / repeat;
 }
 
-/** Median CPU ms per call over `runs` samples after `warmup` calls; a call under MIN_SAMPLE_MS is repeated within each sample. */
-function timeMedian(work: () => unknown, runs: number, warmup: number): number {
-  let last = Infinity;
-  for (let index = 0; index < warmup; index++) last = cpuMsPerCall(work);
-  const repeat = warmup === 0 ? 1 : Math.min(1000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(last, 0.001))));
-  const times: number[] = [];
-  for (let index = 0; index < runs; index++) times.push(cpuMsPerCall(work, repeat));
-  return median(times);
-}
-
 /** Below this, one call is timed in a batch of calls, so timer and scheduler jitter stay small beside it. */
 const MIN_SAMPLE_MS = 2;
+
+/** Calls per sample: enough for MIN_SAMPLE_MS at `ms` per call, at most 1000. */
+const repeatFor = (ms: number): number => Math.min(1000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(ms, 0.001))));
+
+/** Median CPU ms per call over `runs` samples after `warmup` calls; a call under MIN_SAMPLE_MS is repeated within each sample. */
+function timeMedian(work: () => unknown, runs: number, warmup: number): Timing {
+  let last = Infinity;
+  for (let index = 0; index < warmup; index++) last = cpuMsPerCall(work);
+  const repeat = warmup === 0 ? 1 : repeatFor(last);
+  const times: number[] = [];
+  for (let index = 0; index < runs; index++) times.push(cpuMsPerCall(work, repeat));
+  return { ms: median(times), samples: runs };
+}
 
 /**
  * Steady-state timing: the first (cold) run, warm-up until steady, then the median of `runs` samples.
@@ -252,7 +305,7 @@ function timeSteady(work: () => unknown, runs: number, minWarmup = 3, maxWarmup 
     previous = spent;
     if (index + 1 >= minWarmup && !improving) break;
   }
-  const repeat = Math.min(1000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(previous, 0.001))));
+  const repeat = repeatFor(previous);
   const times: number[] = [];
   for (let index = 0; index < runs; index++) times.push(batch(repeat));
   return { cold, median: median(times) };
@@ -281,48 +334,72 @@ function peakHeap(work: () => unknown): HeapPeak {
   return { bytes: peak - baseline, collections: statistics.length };
 }
 
-const mbPerSecond = (chars: number, ms: number): string => (chars / 1e6 / (ms / 1000)).toFixed(2);
-const fixed = (value: number, digits: number): string => value.toFixed(digits);
+/** Millions of chars per second at `ms` per run. */
+const rateOf = (chars: number, ms: number): number => chars / 1e6 / (ms / 1000);
 
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  const line = (row: string[]): string =>
-    '| ' + row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ') + ' |';
-  return [line(rows[0]), '|' + widths.map((width, column) => (column === 0 ? '-'.repeat(width + 2) : '-'.repeat(width + 1) + ':')).join('|') + '|', ...rows.slice(1).map(line)].join('\n');
+// ------------------------------------------------------------------ four contracts
+
+interface ContractsResult {
+  /** Linear MB/s of the four contracts on the corpus and on the 1M-char synthetic note, when measured. */
+  corpusRate?: number;
+  noteRate?: number;
 }
 
-// ------------------------------------------------------------------ sections
-
-function contractsSection(inputs: Input[]): void {
-  const LINEAR_RUNS = quick ? RUNS : Math.max(RUNS, 15);
-  const LINEAR_WARMUP = WARMUP + (quick ? 0 : 2);
-  console.log(`\n## Four contracts: micromark oracle (analyzeWithMdast) vs linear (analyzeNote)\n`);
-  console.log(`median of ${RUNS} runs after ${WARMUP} warm-up (the linear pass: of ${LINEAR_RUNS} after ${LINEAR_WARMUP}), after warm-up a call under ${MIN_SAMPLE_MS} ms repeated within each run; heap = peak growth of used heap plus ArrayBuffer memory, per input char`);
-  console.log(quick ? '(--quick: the oracle runs once, on the 10 KB note only)\n' : '');
-  const rows = [['input', 'chars', 'oracle MB/s', 'linear MB/s', 'speed-up', 'oracle heap B/char', 'linear heap B/char']];
-  const widths = [24, 8, 11, 11, 8, 18, 18];
-  const print = (row: string[]): void => console.log('| ' + row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]) : cell.padStart(widths[index]))).join(' | ') + ' |');
-  print(rows[0]);
+function contractsSection(inputs: Input[], options: BenchOptions, report: Report): ContractsResult {
+  const { quick, runs, warmup } = options;
+  // The linear pass is cheap: --quick times it as the full run does.
+  const linearRuns = Math.max(runs, 15);
+  const linearWarmup = 4;
+  const result: ContractsResult = {};
+  progress(`four contracts: ${inputs.length} inputs`);
+  report.section('Four contracts: micromark oracle (analyzeWithMdast) vs linear (analyzeNote)');
+  const rows: string[][] = [];
   for (const input of inputs) {
     const withOracle = !quick || (input.chars <= 10_000 && input.notes.length === 1);
     // No forced collection between the two: after gc() the linear pass ran up to 5x slower for
     // a while (10 KB and 100 KB notes, a standalone loop), a state a Worker isolate never sees.
-    const reference = withOracle ? timeMedian(() => runInput(analyzeWithMdast, input), quick ? 1 : RUNS, quick ? 0 : WARMUP) : NaN;
-    const linear = timeMedian(() => runInput(analyzeNote, input), LINEAR_RUNS, LINEAR_WARMUP);
-    const referenceHeap = withOracle && !quick ? peakHeap(() => runInput(analyzeWithMdast, input)) : null;
+    const oracle = withOracle ? timeMedian(() => runInput(analyzeWithMdast, input), quick ? 1 : runs, quick ? 0 : warmup) : null;
+    const linear = timeMedian(() => runInput(analyzeNote, input), linearRuns, linearWarmup);
+    const oracleHeap = withOracle && !quick ? peakHeap(() => runInput(analyzeWithMdast, input)) : null;
     const linearHeap = peakHeap(() => runInput(analyzeNote, input));
-    const row = [
+    const linearRate = rateOf(input.chars, linear.ms);
+    if (input.notes.length > 1) result.corpusRate = linearRate;
+    else if (input.chars === 1_000_000) result.noteRate = linearRate;
+    rows.push([
       input.name,
       String(input.chars),
-      withOracle ? mbPerSecond(input.chars, reference) : '-',
-      mbPerSecond(input.chars, linear),
-      withOracle ? `${fixed(reference / linear, 1)}x` : '-',
-      referenceHeap ? fixed(referenceHeap.bytes / input.chars, 1) : '-',
-      `${fixed(linearHeap.bytes / input.chars, 2)}${linearHeap.collections === 0 ? '' : ` (${linearHeap.collections} gc)`}`,
-    ];
-    rows.push(row);
-    print(row);
+      oracle ? figure(rateOf(input.chars, oracle.ms), 2) : '-',
+      figure(linearRate, 2),
+      (oracle && ratioOf(oracle, linear)) ?? '-',
+      oracleHeap ? figure(oracleHeap.bytes / input.chars, 1) : '-',
+      `${figure(linearHeap.bytes / input.chars, 2)}${linearHeap.collections === 0 ? '' : ` (${linearHeap.collections} gc)`}`,
+    ]);
   }
+  report.table(
+    [
+      { header: 'input', text: true },
+      { header: 'chars' },
+      { header: 'oracle MB/s' },
+      { header: 'linear MB/s' },
+      { header: 'speed-up' },
+      { header: 'oracle B/char' },
+      { header: 'linear B/char' },
+    ],
+    rows,
+  );
+  report.legend([
+    ['MB/s', 'millions of chars per second of CPU time; one run = the four contracts on every note (three analyses per note)'],
+    [
+      'samples',
+      quick
+        ? `the linear pass: median of ${linearRuns} after ${linearWarmup} warm-up runs; the oracle: ONE run, on the 10 KB note only (--quick)`
+        : `the oracle: median of ${runs} after ${warmup} warm-up runs; the linear pass: of ${linearRuns} after ${linearWarmup}`,
+    ],
+    ['batching', `after warm-up, a call under ${MIN_SAMPLE_MS} ms is repeated within each sample`],
+    ['speed-up', `oracle time / linear time, only when both are medians of ${MIN_RATIO_SAMPLES} or more samples`],
+    ['B/char', 'peak growth of used heap plus ArrayBuffer memory during one run, per input char (gc = collections in the run)'],
+  ]);
+  return result;
 }
 
 const TEXT_CONSTRUCTS = [
@@ -330,11 +407,11 @@ const TEXT_CONSTRUCTS = [
   'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink',
 ];
 
-function alternativesSection(input: Input): void {
-  const body = input.notes[0].body;
+function alternativesSection(input: Input, options: BenchOptions, report: Report): void {
+  const body = (input.notes[0] as Note).body;
   const noInline = { extensions: [{ disable: { null: TEXT_CONSTRUCTS } }] };
-  const events = (options?: typeof noInline) =>
-    postprocess(parse(options).document().write(preprocess()(body, undefined, true))).length;
+  const events = (parseOptions?: typeof noInline) =>
+    postprocess(parse(parseOptions).document().write(preprocess()(body, undefined, true))).length;
   const candidates: [string, () => unknown][] = [
     ['fromMarkdown (reference analyzer: micromark + mdast)', () => analyzeWithMdast(body)],
     ['micromark events only (no mdast)', () => events()],
@@ -343,15 +420,16 @@ function alternativesSection(input: Input): void {
     ['linear: block scan only (scanBlocks)', () => scanBlocks(body)],
     ['linear: analyzeNote (block scan + inline pass + NFC)', () => analyzeNote(body)],
   ];
-  console.log(`\n## One analysis of the ${input.name} note, alternatives (MB/s, median of ${RUNS})\n`);
-  const rows = [['analyzer', 'MB/s', 'vs fromMarkdown']];
-  let baseline = 0;
+  progress(`alternatives: ${candidates.length} analyzers on ${input.name}`);
+  report.section(`One analysis of the ${input.name} note, alternatives (median of ${options.runs})`);
+  const rows: string[][] = [];
+  let baseline: Timing | null = null;
   for (const [name, work] of candidates) {
-    const ms = timeMedian(work, RUNS, WARMUP);
-    if (baseline === 0) baseline = ms;
-    rows.push([name, mbPerSecond(body.length, ms), `${fixed(baseline / ms, 1)}x`]);
+    const timing = timeMedian(work, options.runs, options.warmup);
+    baseline ??= timing;
+    rows.push([name, figure(rateOf(body.length, timing.ms), 2), ratioOf(baseline, timing) ?? '-']);
   }
-  console.log(table(rows));
+  report.table([{ header: 'analyzer', text: true }, { header: 'MB/s' }, { header: 'vs fromMarkdown' }], rows);
 }
 
 // ------------------------------------------------------------------ pathological inputs
@@ -388,406 +466,302 @@ function timeInterleaved(works: ReadonlyArray<() => unknown>, runs: number): num
   const repeats = works.map((work) => {
     let spent = cpuMsPerCall(work);
     for (let index = 0; index < 3; index++) spent = cpuMsPerCall(work);
-    return Math.min(1000, Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(spent, 0.001))));
+    return repeatFor(spent);
   });
   const samples = works.map((): number[] => []);
-  for (let round = 0; round < runs; round++) works.forEach((work, index) => samples[index]?.push(cpuMsPerCall(work, repeats[index])));
+  for (let round = 0; round < runs; round++) works.forEach((work, index) => samples[index]?.push(cpuMsPerCall(work, repeats[index] as number)));
   return samples.map(median);
 }
 
-function pathologicalSection(): void {
+/** One pathological row's figures. */
+interface PathologicalRow {
+  shape: string;
+  position: Position;
+  cold: number;
+  small: number;
+  top: number;
+  rate: number;
+  growth: number;
+  /** The top size's median over the one below it (full run only). */
+  lastRatio: number;
+  heap: number;
+}
+
+interface PathologicalResult {
+  rows: PathologicalRow[];
+  /** The size of the rate column (1M; 200K in --quick) and the growth fit's range. */
+  topLabel: string;
+  fitLabel: string;
+}
+
+const POSITION_LABEL: Record<Position, string> = { atx: 'atx', setext: 'setext', paragraph: 'para', block: 'block' };
+
+function pathologicalSection(options: BenchOptions, report: Report): PathologicalResult {
+  const { quick, only } = options;
   const small = 100_000;
   // Growth is fitted over these sizes; the last one is the rate's size.
   const ladder = quick ? [100_000, 200_000] : [125_000, 250_000, 500_000, 1_000_000];
   const top = ladder[ladder.length - 1] as number;
   const topLabel = quick ? '200K' : '1M';
-  const runs = quick ? 1 : 7;
-  console.log(`\n## Pathological inputs (cmark and md4c test/pathological_tests.py, issue 10), one request's contract work in-process\n`);
-  console.log(
-    (quick
-      ? 'one run each after 1 warm-up (--quick: indicative only); '
-      : `100K = median of 9 samples after warm-up until steady (5-12 runs); 100K cold = the first run of that input, before any warm-up; ` +
-        `125K, 250K, 500K and 1M = medians of ${runs} samples taken in turn across the four sizes after 4 warm-up runs each; a call under ${MIN_SAMPLE_MS} ms is repeated within each sample; `) +
-      `growth = per-doubling growth fitted over ${quick ? '100K and 200K' : '125K-1M (2 ** slope of log time on log chars; linear = 2.0, quadratic = 4.0)'}; ` +
-      `${quick ? '' : '1M/500K = the ratio of those two medians alone (shown, no target); '}` +
-      `targets: <= 10 ms at 100K, growth <= 2.3x, >= 20 MB/s at ${topLabel}, heap (used heap + ArrayBuffers, probed once every row is timed) <= 16 B/char (! marks a miss)\n`,
-  );
-  const header = ['shape', 'position', '100K cold ms', '100K ms', `${topLabel} ms`, `MB/s ${topLabel}`, 'growth', ...(quick ? [] : ['1M/500K', 'heap B/char'])];
-  const widths = [46, 9, 12, 8, 8, 9, 7, 7, 11];
-  const print = (row: string[]): void => console.log('| ' + row.map((cell, index) => (index < 2 ? cell.padEnd(widths[index]) : cell.padStart(widths[index]))).join(' | ') + ' |');
-  print(header);
-  let worstSmall = 0;
-  let worstCold = 0;
-  let worstGrowth = 0;
-  let worstRate = Number.POSITIVE_INFINITY;
-  let worstHeap = 0;
+  const fitLabel = quick ? '100K-200K' : '125K-1M';
+  const runs = quick ? 5 : 7;
   // --quick: every shape once, in its worst position for time (the ATX heading) or as the whole note.
   const cases = pathologicalCases().filter(
     (each) => (!quick || each.position === 'atx' || each.position === 'block') && (only === null || each.shape.name.includes(only)),
   );
+  report.section('Pathological inputs (cmark and md4c test/pathological_tests.py), one request in-process');
+  progress(`pathological inputs: ${cases.length} rows${cases.length > 20 && !quick ? ' (a few minutes)' : ''}`);
   // Every row is timed first, then every row's memory is probed: a probe forces full collections,
   // which would otherwise change how the next rows' runs are collected and so their times.
-  const rows: string[][] = [];
-  for (const { shape, position } of cases) {
+  const rows: PathologicalRow[] = [];
+  for (const [index, { shape, position }] of cases.entries()) {
+    if (process.stderr.isTTY) process.stderr.write(`\r  row ${index + 1} of ${cases.length}`);
     const smallBody = asTheWorkerReadsIt(pathologicalNote(shape, position, small));
-    const { cold: coldSmall, median: atSmall } = quick
-      ? { cold: NaN, median: timeMedian(() => requestWork(smallBody), runs, 1) }
-      : timeSteady(() => requestWork(smallBody), 9, 5, 12);
+    // Warmed until steady before any size is sampled, so the first size pays no JIT warm-up.
+    const steady = timeSteady(() => requestWork(smallBody), quick ? 5 : 9, quick ? 3 : 5, quick ? 8 : 12);
     const bodies = ladder.map((chars) => asTheWorkerReadsIt(pathologicalNote(shape, position, chars)));
-    const times = quick
-      ? bodies.map((body) => timeMedian(() => requestWork(body), runs, 1))
-      : timeInterleaved(bodies.map((body) => () => requestWork(body)), runs);
+    const times = timeInterleaved(bodies.map((body) => () => requestWork(body)), runs);
     const atTop = times[times.length - 1] as number;
-    const growth = fittedGrowth(ladder.map((chars, index) => [chars, times[index] as number]));
-    const rate = top / 1e6 / (atTop / 1000);
-    worstSmall = Math.max(worstSmall, atSmall);
-    if (!quick) worstCold = Math.max(worstCold, coldSmall);
-    worstGrowth = Math.max(worstGrowth, growth);
-    worstRate = Math.min(worstRate, rate);
-    rows.push([
-      shape.name,
+    rows.push({
+      shape: shape.name,
       position,
-      quick ? '-' : fixed(coldSmall, 2),
-      `${fixed(atSmall, 2)}${atSmall > 10 ? '!' : ''}`,
-      fixed(atTop, 1),
-      `${fixed(rate, 1)}${rate < 20 ? '!' : ''}`,
-      `${fixed(growth, 2)}${growth > 2.3 ? '!' : ''}`,
-      ...(quick ? [] : [fixed(atTop / (times[times.length - 2] as number), 2)]),
-    ]);
-  }
-  if (!quick) {
-    cases.forEach(({ shape, position }, index) => {
-      const body = asTheWorkerReadsIt(pathologicalNote(shape, position, top));
-      const heap = peakHeap(() => requestWork(body)).bytes / body.length;
-      worstHeap = Math.max(worstHeap, heap);
-      rows[index]?.push(`${fixed(heap, 2)}${heap > 16 ? '!' : ''}`);
+      cold: steady.cold,
+      small: steady.median,
+      top: atTop,
+      rate: rateOf(top, atTop),
+      growth: fittedGrowth(ladder.map((chars, at) => [chars, times[at] as number])),
+      lastRatio: atTop / (times[times.length - 2] as number),
+      heap: NaN,
     });
   }
-  rows.forEach(print);
-  console.log(
-    `\nworst: ${fixed(worstSmall, 2)} ms at 100K${quick ? '' : ` (cold first run ${fixed(worstCold, 2)} ms)`}, growth ${fixed(worstGrowth, 2)}x per doubling, ${fixed(worstRate, 1)} MB/s at ${topLabel}` +
-      (quick ? '' : `, heap ${fixed(worstHeap, 2)} B/char`),
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  // Heap at 1M in both runs. --quick never timed that size, so one run first, as the full run's
+  // timing runs did: buffers kept between calls then count in the baseline, not in the peak.
+  const heapChars = 1_000_000;
+  cases.forEach(({ shape, position }, index) => {
+    const body = asTheWorkerReadsIt(pathologicalNote(shape, position, heapChars));
+    if (quick) requestWork(body);
+    (rows[index] as PathologicalRow).heap = peakHeap(() => requestWork(body)).bytes / body.length;
+  });
+  reportPathological(rows, { quick, topLabel, fitLabel, runs }, report);
+  return { rows, topLabel, fitLabel };
+}
+
+function reportPathological(rows: PathologicalRow[], run: { quick: boolean; topLabel: string; fitLabel: string; runs: number }, report: Report): void {
+  const { quick, topLabel, fitLabel } = run;
+  // A full run marks each figure that misses its target; a --quick run has too few samples to say.
+  const mark = (missed: boolean): string => (!quick && missed ? '!' : '');
+  report.table(
+    [
+      { header: 'shape', text: true },
+      { header: 'pos', text: true },
+      { header: 'cold' },
+      { header: '100K ms' },
+      { header: `${topLabel} ms` },
+      { header: 'MB/s' },
+      { header: 'growth' },
+      ...(quick ? [] : [{ header: '1M/500K' }]),
+      { header: 'B/char' },
+    ],
+    rows.map((row) => [
+      row.shape,
+      POSITION_LABEL[row.position],
+      figure(row.cold, 2),
+      `${figure(row.small, 2)}${mark(row.small > TARGET.smallMs)}`,
+      figure(row.top, 1),
+      `${figure(row.rate, 1)}${mark(row.rate < TARGET.rate)}`,
+      `${figure(row.growth, 2)}${mark(row.growth > TARGET.growth)}`,
+      ...(quick ? [] : [figure(row.lastRatio, 2)]),
+      `${figure(row.heap, 2)}${mark(row.heap > TARGET.heap)}`,
+    ]),
+  );
+  report.legend([
+    ['pos', 'atx = in an ATX heading, setext = in a setext heading, para = in a paragraph, block = the whole note'],
+    ['cold', 'ms of the first run at 100K, before any warm-up (JIT warm-up after switching shapes); no target'],
+    [
+      '100K ms',
+      quick
+        ? 'median of 5 samples at 100K after warm-up until steady (3-8 runs)'
+        : 'median of 9 samples at 100K after warm-up until steady (5-12 runs)',
+    ],
+    [
+      `${topLabel} ms, MB/s`,
+      quick
+        ? `median at 200K of ${run.runs} samples, 100K and 200K sampled in turn after 4 warm-up runs each; MB/s at 200K`
+        : `median at 1M of ${run.runs} samples, 125K, 250K, 500K and 1M sampled in turn after 4 warm-up runs each; MB/s at 1M`,
+    ],
+    ['growth', `per doubling, fitted over ${fitLabel} (2 ** slope of log time on log chars; linear 2.0, quadratic 4.0)`],
+    ...(quick ? [] : ([['1M/500K', 'the ratio of those two medians alone (shown, no target)']] as [string, string][])),
+    [
+      'B/char',
+      `peak used heap + ArrayBuffers of one run at 1M, per char, probed after every row is timed` +
+        (quick ? ' (--quick: after one unmeasured run at 1M)' : ''),
+    ],
+    ['batching', `a call under ${MIN_SAMPLE_MS} ms is repeated within each sample`],
+    [
+      'targets',
+      `at most ${TARGET.smallMs} ms at 100K, growth at most ${TARGET.growth}, at least ${TARGET.rate} MB/s at 1M, at most ${TARGET.heap} B/char` +
+        (quick ? ' (--quick: not judged per row; see the summary)' : '; ! marks a miss'),
+    ],
+  ]);
+  if (rows.length === 0) return;
+  const worst = (pick: (row: PathologicalRow) => number, max = true): number =>
+    rows.reduce((acc, row) => (max ? Math.max(acc, pick(row)) : Math.min(acc, pick(row))), max ? -Infinity : Infinity);
+  report.raw('');
+  report.text(
+    `worst: ${figure(worst((row) => row.small), 2)} ms at 100K (cold first run ${figure(worst((row) => row.cold), 2)} ms), ` +
+      `growth ${figure(worst((row) => row.growth), 2)}x per doubling, ${figure(worst((row) => row.rate, false), 1)} MB/s at ${topLabel}, ` +
+      `heap ${figure(worst((row) => row.heap), 2)} B/char`,
   );
 }
 
-// ------------------------------------------------------------------ end to end
+// ------------------------------------------------------------------ summary
 
-const BENCH_CANISTER_SECRET = 'bench-canister-secret';
-const BENCH_SESSION_SECRET = 'bench-session-secret-0123456789abcdef';
-type MiniflareWorker = { ready: Promise<URL>; dispose(): Promise<void> };
-type Send = (notePath: string) => Promise<Response>;
-type McpEra = '2025-11-25' | '2026-07-28';
-
-interface BenchCanister {
-  url: string;
-  /** Requests received, and those refused for a wrong X-Gateway-Auth. */
-  calls: number;
-  refusals: number;
-  close(): void;
+/** What the summary reads from the sections that ran (each absent when it did not run). */
+interface Results {
+  contracts?: ContractsResult;
+  corpusFound: boolean;
+  pathological?: PathologicalResult;
+  endToEnd?: EndToEndResult;
 }
 
-/** What the Worker wrote: JSON log lines are counted, error output kept. */
-interface WorkerOutput {
-  logLines: number;
-  errorText: string;
-}
-
-interface BenchClient {
-  health: Send;
-  noteOutline: Send;
-  noteOutlineWithoutToken: Send;
-  mcp(era: McpEra): Send;
-}
-
-/** One measured batch: sorted latencies, and workerd CPU ms per request (0 without /proc). */
-interface Batch {
-  latencies: number[];
-  cpu: number;
-}
-
-/** A loopback canister holding the bench notes: 401 without the gateway secret, 404 for an unknown path. */
-async function startBenchCanister(notes: Input[]): Promise<BenchCanister> {
-  const bodies = new Map(notes.flatMap((input) => input.notes.map((note): [string, string] => [note.path, note.body])));
-  const canister: BenchCanister = { url: '', calls: 0, refusals: 0, close: () => server.close() };
-  const server = http.createServer((request, response) => {
-    canister.calls++;
-    if (request.headers['x-gateway-auth'] !== BENCH_CANISTER_SECRET) {
-      canister.refusals++;
-      response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
-      return;
-    }
-    const match = /^\/api\/v1\/notes\/(.+)$/.exec(new URL(request.url ?? '/', 'http://x').pathname);
-    const notePath = match ? decodeURIComponent(match[1]) : '';
-    const body = bodies.get(notePath);
-    if (body === undefined) response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: notePath, frontmatter: '{}', body }));
+function targetChecks(results: Results, options: BenchOptions): TargetCheck[] {
+  const rows = results.pathological?.rows ?? [];
+  const topLabel = results.pathological?.topLabel ?? (options.quick ? '200K' : '1M');
+  const noRows = results.pathological === undefined ? (options.only !== null ? '--only' : '--no-pathological') : undefined;
+  const onRows = (label: string, bound: number, kind: 'max' | 'min', pick: (row: PathologicalRow) => number, unit: string, digits: number): TargetCheck => ({
+    label,
+    bound,
+    kind,
+    values: rows.map(pick),
+    unit,
+    digits,
+    ...(noRows ? { skipped: noRows } : rows.length === 0 ? { skipped: `no shape holds "${options.only}"` } : {}),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  canister.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return canister;
-}
-
-/** The Worker bundle as `wrangler deploy` would upload it (--dry-run, into outDir). */
-function buildWorkerBundle(outDir: string): void {
-  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outDir], {
-    cwd: repoRoot,
-    stdio: 'pipe',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+  const contracts = results.contracts;
+  const noContracts = contracts === undefined ? '--only' : undefined;
+  const onInput = (label: string, bound: number, value: number | undefined, missing: string): TargetCheck => ({
+    label,
+    bound,
+    kind: 'min',
+    values: value === undefined ? [] : [value],
+    unit: 'MB/s',
+    digits: 1,
+    ...(noContracts ? { skipped: noContracts } : value === undefined ? { skipped: missing } : {}),
   });
+  const fit = results.pathological?.fitLabel ?? (options.quick ? '100K-200K' : '125K-1M');
+  return [
+    onRows(`100 KB, every shape, at most ${TARGET.smallMs} ms`, TARGET.smallMs, 'max', (row) => row.small, 'ms', 2),
+    onRows(`growth per doubling, ${fit}, at most ${TARGET.growth}x`, TARGET.growth, 'max', (row) => row.growth, 'x', 2),
+    onRows(`${topLabel} chars, every shape, at least ${TARGET.rate} MB/s`, TARGET.rate, 'min', (row) => row.rate, 'MB/s', 1),
+    onInput(`corpus, four contracts, at least ${TARGET.corpusRate} MB/s`, TARGET.corpusRate, contracts?.corpusRate, 'no corpus at ../shared/corpus'),
+    onInput(`1 MB note, four contracts, at least ${TARGET.noteRate} MB/s`, TARGET.noteRate, contracts?.noteRate, 'not run'),
+    onRows(`heap at 1M, every shape, at most ${TARGET.heap} B/char`, TARGET.heap, 'max', (row) => row.heap, 'B/char', 2),
+  ];
 }
 
-/** The bundled Worker in Miniflare (workerd) on a loopback port, reading notes from the canister. */
-async function startWorker(outDir: string, canisterUrl: string, output: WorkerOutput): Promise<MiniflareWorker> {
-  const { Miniflare } = await import('miniflare');
-  return new Miniflare({
-    scriptPath: path.join(outDir, 'index.js'),
-    modules: true,
-    modulesRoot: outDir,
-    compatibilityDate: '2026-04-01',
-    host: '127.0.0.1',
-    port: 0,
-    // The Worker logs one JSON line per request; count them instead of printing them.
-    handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
-      stdout.on('data', (chunk: Buffer) => (output.logLines += chunk.toString().split('\n').filter(Boolean).length));
-      stderr.on('data', (chunk: Buffer) => (output.errorText += chunk.toString()));
-    },
-    handleStructuredLogs: (entry: { level: string; message: string }) => {
-      if (entry.level === 'error') output.errorText += entry.message;
-      else output.logLines++;
-    },
-    bindings: {
-      CANISTER_URL: canisterUrl,
-      CANISTER_AUTH_SECRET: BENCH_CANISTER_SECRET,
-      SESSION_SECRET: BENCH_SESSION_SECRET,
-      ENVIRONMENT: 'local',
-      CANISTER_TIMEOUT_MS: '30000',
-    },
-  }) as unknown as MiniflareWorker;
-}
-
-/** A one-hour viewer session token for the bench user. */
-async function benchToken(): Promise<string> {
-  const { SignJWT } = await import('jose');
-  return new SignJWT({ type: 'session', role: 'viewer' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('bench-user')
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(BENCH_SESSION_SECRET));
-}
-
-/** The same tool call on each MCP era: 2025-11-25 (stateless after initialize) and 2026-07-28 (sessionless, _meta and headers). */
-function mcpToolCall(base: URL, token: string, era: McpEra, notePath: string): Promise<Response> {
-  const params: Record<string, unknown> = { name: 'get_note_outline', arguments: { path: notePath } };
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': era,
-  };
-  if (era === '2026-07-28') {
-    params._meta = {
-      'io.modelcontextprotocol/protocolVersion': era,
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
-    Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': 'get_note_outline' });
+function summary(results: Results, options: BenchOptions, started: Date): string[] {
+  const lines: string[] = [];
+  const text = (paragraph: string, indent = ''): void => void lines.push(...wrap(paragraph, WIDTH, indent));
+  const checks = targetChecks(results, options);
+  lines.push(options.quick ? '## Summary (--quick: INDICATIVE ONLY, no verdict)' : '## Summary: the targets of docs/PERFORMANCE.md', '');
+  if (options.quick) {
+    text(
+      '--quick takes fewer samples at smaller sizes (200K for 1M, 100K-200K for the growth fit): each target reads ' +
+        '"indicative" with its margin, never met or missed. The verdict is the full run (npm run bench, 4-11 minutes).',
+    );
+    lines.push('');
   }
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
-  return fetch(new URL('/mcp', base), { method: 'POST', headers, body });
-}
-
-function benchClient(base: URL, token: string): BenchClient {
-  const outline = (notePath: string): URL => new URL(`/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, base);
-  return {
-    health: () => fetch(new URL('/health', base)),
-    noteOutline: (notePath) => fetch(outline(notePath), { headers: { authorization: `Bearer ${token}` } }),
-    noteOutlineWithoutToken: (notePath) => fetch(outline(notePath)),
-    mcp: (era) => (notePath) => mcpToolCall(base, token, era, notePath),
-  };
-}
-
-/**
- * Null when the Worker serves note outlines through the canister, else why the section is skipped.
- * Throws when the canister does not refuse a request without its secret. Resets the canister counters.
- */
-async function probeWorker(canister: BenchCanister, client: BenchClient, notePath: string): Promise<string | null> {
-  const unauthenticated = await fetch(`${canister.url}/api/v1/notes/${encodeURIComponent(notePath)}`);
-  await unauthenticated.arrayBuffer();
-  if (unauthenticated.status !== 401) throw new Error('the loopback canister did not refuse a request without X-Gateway-Auth');
-  canister.calls = 0;
-  canister.refusals = 0;
-  const probe = await client.noteOutline(notePath);
-  const probeText = await probe.text();
-  if (probe.status === 404 && canister.calls === 0) return `skipped: GET /api/v1/note-outline is not served yet (404: ${probeText.slice(0, 120)})`;
-  if (probe.status !== 200) return `skipped: the probe answered ${probe.status} ${probeText.slice(0, 200)}`;
-  return null;
-}
-
-/**
- * `count` sequential requests over `paths` (after a few warm-up ones), each expected to answer
- * `expected`; workerd's CPU ticks are read around the batch.
- */
-async function measure(workerd: number[], label: string, paths: string[], count: number, expected: number, send: Send): Promise<Batch> {
-  for (let index = 0; index < Math.min(quick ? 3 : 10, count); index++) await (await send(paths[index % paths.length])).arrayBuffer();
-  const latencies: number[] = [];
-  const cpuBefore = await cpuMs(workerd);
-  for (let index = 0; index < count; index++) {
-    const start = performance.now();
-    const response = await send(paths[index % paths.length]);
-    await response.arrayBuffer();
-    latencies.push(performance.now() - start);
-    if (response.status !== expected) throw new Error(`status ${response.status} for ${label}`);
+  const labelWidth = Math.max(...checks.map((check) => check.label.length)) + 1;
+  for (const check of checks) {
+    const line = `${`${check.label}:`.padEnd(labelWidth)} ${verdict(check, options.quick)}`;
+    if (line.length <= WIDTH) lines.push(line);
+    else text(line, ' '.repeat(4));
   }
-  const cpu = ((await cpuMs(workerd)) - cpuBefore) / count;
-  latencies.sort((a, b) => a - b);
-  process.stdout.write(`  measured ${label}: ${count} requests\n`);
-  return { latencies, cpu };
-}
-
-const at = (latencies: number[], quantile: number): number =>
-  latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(quantile * latencies.length) - 1))];
-
-/** CONTRACTS.note_outline per note in Node, for comparison with the Worker. */
-const inProcessMs = (input: Input): number =>
-  timeMedian(() => {
-    for (const note of input.notes) CONTRACTS.note_outline(note.path, {}, note.body);
-  }, quick ? 3 : 7, 1) / input.notes.length;
-
-/** Measures and tabulates the requests through the Worker: the three baselines, then per input REST and (single notes) both MCP eras. */
-class EndToEndTable {
-  readonly rows = [['request', 'chars/request', 'requests', 'p50 ms', 'p99 ms', 'p50 - 404', 'workerd CPU ms', 'CPU - health', 'in-process ms']];
-  private readonly small = quick ? 30 : 300;
-  private readonly client: BenchClient;
-  private readonly workerd: number[];
-  private healthCpu = 0;
-  private missingP50 = 0;
-
-  constructor(client: BenchClient, workerd: number[]) {
-    this.client = client;
-    this.workerd = workerd;
+  lines.push('');
+  const judged = checks.filter((check) => check.skipped === undefined && check.values.length > 0);
+  const missed = judged.filter((check) => verdict(check, false).startsWith('MISSED'));
+  if (options.quick) text(`verdict: none (--quick is indicative); ${judged.length} targets read`);
+  else text(`verdict: ${missed.length === 0 ? `all ${judged.length} measured targets met` : `${missed.length} of ${judged.length} measured targets MISSED`}`);
+  const endToEnd = results.endToEnd;
+  if (endToEnd?.healthCpu !== undefined && endToEnd.cpuMeasured) {
+    text(`machine: a no-op GET /health took ${endToEnd.healthCpu.toFixed(2)} ms of workerd CPU in this run (quote it with the figures)`);
   }
-
-  private cpu(value: number): string {
-    return this.workerd.length > 0 ? fixed(value, 2) : '-';
-  }
-
-  private row(label: string, chars: number, batch: Batch, beyond404: string, cpuBeyondHealth: string, inProcess: string): void {
-    const { latencies, cpu } = batch;
-    this.rows.push([label, String(chars), String(latencies.length), fixed(at(latencies, 0.5), 2), fixed(at(latencies, 0.99), 2), beyond404, this.cpu(cpu), cpuBeyondHealth, inProcess]);
-  }
-
-  async measureBaselines(firstPath: string): Promise<void> {
-    const health = await measure(this.workerd, 'GET /health', ['/health'], this.small, 200, this.client.health);
-    const refused = await measure(this.workerd, 'no token (401)', [firstPath], this.small, 401, this.client.noteOutlineWithoutToken);
-    const missing = await measure(this.workerd, 'missing note (404)', ['bench/missing.md'], this.small, 404, this.client.noteOutline);
-    this.healthCpu = health.cpu;
-    this.missingP50 = at(missing.latencies, 0.5);
-    this.row('GET /health (no auth, no canister)', 0, health, '-', '0', '-');
-    this.row('401 (routing, token refused)', 0, refused, '-', this.cpu(refused.cpu - this.healthCpu), '-');
-    this.row('404 (JWT verify + canister round trip)', 0, missing, '0', this.cpu(missing.cpu - this.healthCpu), '-');
-  }
-
-  private requestCount(input: Input): number {
-    if (input.chars / input.notes.length > 500_000) return quick ? 5 : 40;
-    return input.notes.length > 1 ? (quick ? input.notes.length : 3 * input.notes.length) : this.small;
-  }
-
-  private addRequestRow(label: string, chars: number, batch: Batch, inProcess: string): void {
-    const beyond404 = fixed(at(batch.latencies, 0.5) - this.missingP50, 2);
-    this.row(label, chars, batch, beyond404, this.cpu(batch.cpu - this.healthCpu), inProcess);
-  }
-
-  async measureInput(input: Input): Promise<void> {
-    const paths = input.notes.map((note) => note.path);
-    const count = this.requestCount(input);
-    const rest = await measure(this.workerd, input.name, paths, count, 200, this.client.noteOutline);
-    this.addRequestRow(`note-outline ${input.name}`, Math.round(input.chars / input.notes.length), rest, fixed(inProcessMs(input), 2));
-    if (input.notes.length !== 1) return;
-    for (const era of ['2025-11-25', '2026-07-28'] as const) {
-      const probeCall = await this.client.mcp(era)(paths[0]);
-      const probeBody = await probeCall.text();
-      if (probeCall.status !== 200 || probeBody.includes('"isError":true') || probeBody.includes('"error":{')) {
-        throw new Error(`MCP ${era}: status ${probeCall.status} for ${input.name}`);
-      }
-      const mcp = await measure(this.workerd, `${input.name} MCP ${era}`, paths, count, 200, this.client.mcp(era));
-      this.addRequestRow(`MCP tools/call ${era} ${input.name}`, input.chars, mcp, '-');
+  const scope = endToEnd?.scope;
+  if (scope && endToEnd.cpuMeasured) {
+    const [outside, missing, inside] = scope.rows;
+    if (outside && missing && inside) {
+      const cell = (row: typeof outside): string => `${row.cpu.toFixed(2)} / ${row.p50.toFixed(2)}`;
+      text(
+        `folders-only scope, workerd CPU / p50 ms: outside, existing 1 MB note ${cell(outside)}; outside, missing ` +
+          `${cell(missing)}; inside, missing (one canister read) ${cell(inside)}`,
+        '    ',
+      );
     }
   }
+  if (endToEnd?.skipped) text(`end to end: skipped (${endToEnd.skipped})`);
+  const commit = headCommit();
+  text(`run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((Date.now() - started.getTime()) / 1000)} s${commit ? `, HEAD ${commit}` : ''}`);
+  return lines;
 }
 
-function printEndToEnd(rows: string[][], canister: BenchCanister, output: WorkerOutput, workerdFound: boolean): void {
-  console.log('');
-  console.log(table(rows));
-  console.log(`\ncanister calls ${canister.calls}, refused for a wrong X-Gateway-Auth: ${canister.refusals}; Worker log lines ${output.logLines}`);
-  if (output.errorText) console.log(`Worker stderr: ${output.errorText.slice(0, 500)}`);
-  console.log(
-    '(sequential requests over loopback HTTP. workerd CPU ms = user+system CPU of the workerd process (from /proc) over\n' +
-      'the run, divided by the requests: the Worker\'s own CPU per request including workerd\'s HTTP handling; "CPU -\n' +
-      'health" takes away what a no-op request costs. "p50 - 404" = wall time beyond a request that pays the same JWT\n' +
-      'check and canister round trip. in-process ms = CONTRACTS.note_outline per note in Node, for comparison.)',
-  );
-  if (!workerdFound) console.log('(workerd process not found under this process: CPU columns not measured)');
-}
-
-/** Probes the running Worker, measures every row and prints the table. */
-async function measureThroughWorker(notes: Input[], canister: BenchCanister, worker: MiniflareWorker, output: WorkerOutput): Promise<void> {
-  const client = benchClient(await worker.ready, await benchToken());
-  const firstPath = notes[0].notes[0].path;
-  const skipped = await probeWorker(canister, client, firstPath);
-  if (skipped !== null) {
-    console.log(skipped);
-    return;
-  }
-  // workerd processes started (through Miniflare) by this process.
-  const workerd = await workerdPids((pid) => pid === process.pid);
-  const measured = new EndToEndTable(client, workerd);
-  await measured.measureBaselines(firstPath);
-  for (const input of notes) await measured.measureInput(input);
-  printEndToEnd(measured.rows, canister, output, workerd.length > 0);
-}
-
-async function endToEndSection(notes: Input[]): Promise<void> {
-  console.log(`\n## End to end: note outline over REST and over MCP tools/call on each era (single-note inputs) through the Worker (Miniflare/workerd), loopback canister\n`);
-  const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-'));
-  const canister = await startBenchCanister(notes);
-  const output: WorkerOutput = { logLines: 0, errorText: '' };
-  let worker: MiniflareWorker | undefined;
+/** The short commit id of HEAD, or null outside a git checkout (read-only). */
+function headCommit(): string | null {
   try {
-    console.log('building the Worker bundle (wrangler deploy --dry-run) and starting Miniflare...');
-    buildWorkerBundle(outDir);
-    worker = await startWorker(outDir, canister.url, output);
-    await measureThroughWorker(notes, canister, worker, output);
-  } catch (error) {
-    console.log(`skipped: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  } finally {
-    await worker?.dispose();
-    canister.close();
-    rmSync(outDir, { recursive: true, force: true });
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || null;
+  } catch {
+    return null;
   }
 }
 
 // ------------------------------------------------------------------ main
 
-async function main(): Promise<void> {
-  const cpus = os.cpus();
-  console.log(`# bench: ${os.cpus().length} cpus, ${cpus[0]?.model ?? 'unknown cpu'}, node ${process.version}`);
-  if (only !== null) {
-    pathologicalSection();
-    return;
-  }
-  const corpus = loadCorpus();
-  if (!corpus) console.warn(`corpus not found at ${sharedRoot}/corpus: benching synthetic notes only`);
-  const synthetic = [
-    syntheticInput('synthetic-10k', 10_000, 10),
-    syntheticInput('synthetic-100k', 100_000, 100),
-    syntheticInput('synthetic-1m', 1_000_000, 1000),
-  ];
-  contractsSection([...(corpus ? [corpus] : []), ...(quick ? [synthetic[0], synthetic[2]] : synthetic)]);
-  if (!quick) alternativesSection(synthetic[2]);
-  if (!args.includes('--no-pathological')) pathologicalSection();
-  if (!args.includes('--no-e2e')) await endToEndSection([...(corpus ? [corpus] : []), synthetic[0], synthetic[2]]);
+/** CONTRACTS.note_outline per note in Node, for comparison with the Worker. */
+function inProcessMs(input: { notes: { path: string; body: string }[] }, quick: boolean): number {
+  const timing = timeMedian(() => {
+    for (const note of input.notes) CONTRACTS.note_outline(note.path, {}, note.body);
+  }, quick ? 3 : 7, 1);
+  return timing.ms / input.notes.length;
 }
 
-// Runs only as a script, so the synthetic-note generator can be imported.
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  const started = new Date();
+  const report = new Report();
+  const cpus = os.cpus();
+  const heading = `# bench${options.quick ? ' --quick (indicative)' : ''}: ${cpus.length} cpus, ${cpus[0]?.model.trim() ?? 'unknown cpu'}, node ${process.version}`;
+  const results: Results = { corpusFound: false };
+  try {
+    if (options.only !== null) {
+      results.pathological = pathologicalSection(options, report);
+      return;
+    }
+    const corpus = loadCorpus();
+    results.corpusFound = corpus !== null;
+    if (!corpus) report.text(`corpus not found at ${sharedRoot}/corpus: benching synthetic notes only`);
+    const synthetic = [
+      syntheticInput('synthetic-10k', 10_000, 10),
+      syntheticInput('synthetic-100k', 100_000, 100),
+      syntheticInput('synthetic-1m', 1_000_000, 1000),
+    ];
+    const [note10k, note100k, note1m] = synthetic as [Input, Input, Input];
+    results.contracts = contractsSection([...(corpus ? [corpus] : []), ...(options.quick ? [note10k, note1m] : [note10k, note100k, note1m])], options, report);
+    if (!options.quick) alternativesSection(note1m, options, report);
+    if (options.pathological) results.pathological = pathologicalSection(options, report);
+    if (options.e2e) {
+      results.endToEnd = await endToEndSection([...(corpus ? [corpus] : []), note10k, note1m], {
+        quick: options.quick,
+        repoRoot,
+        report,
+        progress,
+        inProcessMs: (input) => inProcessMs(input, options.quick),
+      });
+    }
+  } finally {
+    const lines = [...wrap(heading), '', ...summary(results, options, started), ...report.output()];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+}
+
+// Runs only as a script, so the synthetic-note generator and fittedGrowth can be imported.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -1,0 +1,184 @@
+/**
+ * How the bench prints (scripts/bench.ts only): every line fits a terminal of WIDTH columns,
+ * tables shrink their first column to fit (abbreviating its names), prose is wrapped, and the
+ * report is buffered so that the summary of the targets comes first and the detail after.
+ * A target reads met or missed, with its margin, only from a full run; a --quick run reads
+ * "indicative".
+ */
+
+/** The widest line the bench prints. */
+export const WIDTH = 100;
+
+/** A ratio of two timings is printed only when both are medians of at least this many samples. */
+export const MIN_RATIO_SAMPLES = 3;
+
+/** A timing: the median CPU ms and how many samples it is the median of. */
+export interface Timing {
+  ms: number;
+  samples: number;
+}
+
+/** `a / b` with `digits` decimals and an `x`, or null when either side has too few samples to be a median. */
+export function ratioOf(a: Timing, b: Timing, digits = 1): string | null {
+  if (Math.min(a.samples, b.samples) < MIN_RATIO_SAMPLES) return null;
+  return `${(a.ms / b.ms).toFixed(digits)}x`;
+}
+
+/**
+ * Words of `text` in lines of at most `width` columns, later lines indented by `indent`. A word
+ * longer than a line is cut.
+ */
+export function wrap(text: string, width = WIDTH, indent = ''): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line !== '' && line.length + 1 + word.length <= width) {
+      line += ` ${word}`;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    line = (lines.length === 0 ? '' : indent) + word;
+    while (line.length > width) {
+      lines.push(line.slice(0, width));
+      line = indent + line.slice(width);
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * `name` in at most `width` columns: as it is when it fits, else without a trailing parenthetical,
+ * else without its backtick examples, else cut (at a word boundary if one is near) with `...`.
+ */
+export function abbreviate(name: string, width: number): string {
+  if (name.length <= width) return name;
+  const tidy = (text: string): string => text.replace(/\s+/g, ' ').replace(/\s+([,.)])/g, '$1').trim();
+  const withoutParenthetical = tidy(name.replace(/\s*\([^()]*\)\s*$/, ''));
+  if (withoutParenthetical.length <= width) return withoutParenthetical;
+  const withoutExamples = tidy(withoutParenthetical.replace(/`[^`]*`+/g, ' '));
+  if (withoutExamples.length <= width) return withoutExamples;
+  // Cut at a word boundary when that keeps most of the room.
+  const room = Math.max(0, width - 3);
+  const head = withoutExamples.slice(0, room);
+  const space = head.lastIndexOf(' ');
+  return `${(space >= room * 0.6 ? head.slice(0, space) : head).replace(/[\s,]+$/, '')}...`;
+}
+
+export interface Column {
+  header: string;
+  /** Text columns are left-aligned; numbers right-aligned (the default). */
+  text?: boolean;
+}
+
+/**
+ * An aligned table, columns two spaces apart, a rule under the header. When it is wider than
+ * `width`, the first column is narrowed (to no less than 12) and its cells abbreviated; cells the
+ * abbreviation would make equal are cut in the middle instead, so rows stay distinct.
+ */
+export function formatTable(columns: Column[], rows: string[][], width = WIDTH): string[] {
+  const widths = columns.map((column, index) => Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)));
+  const total = (): number => widths.reduce((sum, each) => sum + each, 0) + 2 * (columns.length - 1);
+  let firstCells = rows.map((row) => row[0] ?? '');
+  if (total() > width) {
+    widths[0] = Math.max(12, widths[0] - (total() - width));
+    const abbreviated = firstCells.map((cell) => abbreviate(cell, widths[0]));
+    // Names that abbreviate alike keep their start and their end: they differ somewhere.
+    const cut = (cell: string): string => {
+      const room = (widths[0] as number) - 3;
+      const head = Math.ceil(room / 2);
+      return cell.length <= (widths[0] as number) ? cell : `${cell.slice(0, head)}...${cell.slice(cell.length - (room - head))}`;
+    };
+    const original = firstCells;
+    const merged = (cell: string, index: number): boolean =>
+      abbreviated.some((other, at) => other === cell && original[at] !== original[index]);
+    firstCells = abbreviated.map((cell, index) => (merged(cell, index) ? cut(original[index] as string) : cell));
+  }
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, index) => ((columns[index] as Column).text ? cell.padEnd(widths[index] as number) : cell.padStart(widths[index] as number)))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns.map((column) => column.header)),
+    widths.map((each) => '-'.repeat(each)).join('  '),
+    ...rows.map((row, index) => line([firstCells[index] as string, ...row.slice(1)])),
+  ];
+}
+
+/** A fixed-point figure; 1000 and more without decimals (a rate of 19063 MB/s needs none). */
+export function figure(value: number, digits: number): string {
+  if (!Number.isFinite(value)) return '-';
+  return Math.abs(value) >= 1000 ? value.toFixed(0) : value.toFixed(digits);
+}
+
+/** One target: a bound on a figure, and the figures of the rows it applies to. */
+export interface TargetCheck {
+  /** What is bounded, with the bound: "pathological rows at 100 KB, at most 10 ms". */
+  label: string;
+  bound: number;
+  /** 'max': each value at most the bound; 'min': at least. */
+  kind: 'max' | 'min';
+  values: number[];
+  /** Unit printed after the worst value ("ms", "MB/s", "B/char", "x" or ""). */
+  unit: string;
+  digits: number;
+  /** Why it was not measured, when it was not. */
+  skipped?: string;
+}
+
+/**
+ * The verdict of one target, e.g. "met, worst 3.25 ms (3.08x margin)" or "MISSED, worst 12.10 ms
+ * (1.21x over, 3/142 rows)". An indicative run (--quick) gives no verdict: "indicative, worst
+ * 3.25 ms (3.08x margin)".
+ */
+export function verdict(check: TargetCheck, indicative: boolean): string {
+  if (check.skipped !== undefined || check.values.length === 0) return `not measured${check.skipped ? ` (${check.skipped})` : ''}`;
+  const worst = check.kind === 'max' ? Math.max(...check.values) : Math.min(...check.values);
+  const misses = check.values.filter((value) => (check.kind === 'max' ? value > check.bound : value < check.bound)).length;
+  const factor = check.kind === 'max' ? check.bound / worst : worst / check.bound;
+  const unit = check.unit === '' || check.unit === 'x' ? check.unit : ` ${check.unit}`;
+  const worstText = `${check.values.length === 1 ? '' : 'worst '}${figure(worst, check.digits)}${unit}`;
+  const rows = check.values.length === 1 ? '' : `, ${misses}/${check.values.length} rows`;
+  const detail = misses === 0 ? `${factor.toFixed(2)}x margin` : `${(1 / factor).toFixed(2)}x ${check.kind === 'max' ? 'over' : 'under'}${rows}`;
+  const word = indicative ? 'indicative' : misses === 0 ? 'met' : 'MISSED';
+  return `${word}, ${worstText} (${detail})`;
+}
+
+/**
+ * The bench's output: sections of lines, kept until `print`, which writes the summary before them.
+ * Every line is at most WIDTH columns: prose through `text` is wrapped, tables come from
+ * formatTable, and a longer line that slips through is wrapped when printed.
+ */
+export class Report {
+  private readonly lines: string[] = [];
+
+  section(title: string): void {
+    this.lines.push('', ...wrap(`## ${title}`, WIDTH, '   '), '');
+  }
+
+  /** Prose, wrapped to WIDTH. */
+  text(paragraph: string, indent = ''): void {
+    this.lines.push(...wrap(paragraph, WIDTH, indent));
+  }
+
+  /** Lines as they are (tables). */
+  raw(...lines: string[]): void {
+    this.lines.push(...lines);
+  }
+
+  table(columns: Column[], rows: string[][]): void {
+    this.lines.push(...formatTable(columns, rows));
+  }
+
+  /** Column notes under a table: "name: what it means" each, wrapped with a hanging indent. */
+  legend(entries: [string, string][]): void {
+    this.lines.push('');
+    for (const [name, meaning] of entries) this.lines.push(...wrap(`${name}: ${meaning}`, WIDTH, '    '));
+  }
+
+  /** Everything so far, every line WIDTH columns or fewer. */
+  output(): string[] {
+    return this.lines.flatMap((line) => (line.length <= WIDTH ? [line] : wrap(line, WIDTH, '    ')));
+  }
+}

@@ -1,0 +1,453 @@
+/**
+ * The bench's end-to-end section (scripts/bench.ts only): sequential loopback requests to the
+ * bundled Worker (wrangler deploy --dry-run) in Miniflare (workerd) with a loopback canister. Wall
+ * time per request from the client; workerd CPU from /proc ticks of the workerd process around each
+ * batch (workerd reports no CPU time and its timers stand still during computation).
+ *
+ * Rows: three baselines (/health, 401, 404), then note-outline over REST per input and, for single
+ * notes, over MCP tools/call on each era; then the folders-only scope comparison: an existing 1 MB
+ * note outside the scope, a missing note outside it and a missing note inside it, each with a
+ * session token scoped to `projects/alpha` (the Worker answers the first two before any canister
+ * read, src/read-note.ts isOutsideScopeUnread).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { figure, type Report } from './bench-report';
+import { cpuMs, workerdPids } from './process.mjs';
+
+/** The notes the canister serves: one input = one or more notes requested in turn. */
+export interface WorkerInput {
+  name: string;
+  notes: { path: string; body: string }[];
+  chars: number;
+}
+
+export interface EndToEndOptions {
+  quick: boolean;
+  repoRoot: string;
+  report: Report;
+  /** A progress line for the terminal (not part of the report). */
+  progress: (line: string) => void;
+  /** CONTRACTS.note_outline per note in Node, ms, for the table's in-process column. */
+  inProcessMs: (input: WorkerInput) => number;
+}
+
+/** The scope comparison's three rows. */
+export interface ScopeRow {
+  label: string;
+  path: string;
+  requests: number;
+  p50: number;
+  cpu: number;
+  /** Canister reads per request, warm-up requests included. */
+  reads: number;
+}
+
+/** What the summary quotes from this section. */
+export interface EndToEndResult {
+  /** Why the section did not run or stopped, if it did not finish. */
+  skipped?: string;
+  /** workerd CPU ms of a no-op GET /health: how fast the machine was during the run. */
+  healthCpu?: number;
+  /** False without /proc (no CPU columns). */
+  cpuMeasured?: boolean;
+  scope?: { rows: ScopeRow[]; sameAnswer: boolean };
+}
+
+const BENCH_CANISTER_SECRET = 'bench-canister-secret';
+const BENCH_SESSION_SECRET = 'bench-session-secret-0123456789abcdef';
+/** The folders-only hosted scope of the scope comparison's token (the Hub's `scope` claim object). */
+const SCOPE_FOLDER = 'projects/alpha';
+type MiniflareWorker = { ready: Promise<URL>; dispose(): Promise<void> };
+type Send = (notePath: string) => Promise<Response>;
+type McpEra = '2025-11-25' | '2026-07-28';
+
+interface BenchCanister {
+  url: string;
+  /** Requests received, and those refused for a wrong X-Gateway-Auth. */
+  calls: number;
+  refusals: number;
+  close(): void;
+}
+
+/** What the Worker wrote: JSON log lines are counted, error output kept. */
+interface WorkerOutput {
+  logLines: number;
+  errorText: string;
+}
+
+interface BenchClient {
+  health: Send;
+  noteOutline: Send;
+  noteOutlineWithoutToken: Send;
+  mcp(era: McpEra): Send;
+}
+
+/** One measured batch: sorted latencies, workerd CPU ms per request (0 without /proc), requests sent with warm-up. */
+interface Batch {
+  latencies: number[];
+  cpu: number;
+  sent: number;
+}
+
+/** A loopback canister holding the bench notes: 401 without the gateway secret, 404 for an unknown path. */
+async function startBenchCanister(inputs: WorkerInput[]): Promise<BenchCanister> {
+  const bodies = new Map(inputs.flatMap((input) => input.notes.map((note): [string, string] => [note.path, note.body])));
+  const canister: BenchCanister = { url: '', calls: 0, refusals: 0, close: () => server.close() };
+  const server = http.createServer((request, response) => {
+    canister.calls++;
+    if (request.headers['x-gateway-auth'] !== BENCH_CANISTER_SECRET) {
+      canister.refusals++;
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      return;
+    }
+    const match = /^\/api\/v1\/notes\/(.+)$/.exec(new URL(request.url ?? '/', 'http://x').pathname);
+    const notePath = match ? decodeURIComponent(match[1] as string) : '';
+    const body = bodies.get(notePath);
+    if (body === undefined) response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: notePath, frontmatter: '{}', body }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  canister.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return canister;
+}
+
+/** The Worker bundle as `wrangler deploy` would upload it (--dry-run, into outDir). */
+function buildWorkerBundle(repoRoot: string, outDir: string): void {
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outDir], {
+    cwd: repoRoot,
+    stdio: 'pipe',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+  });
+}
+
+/** The bundled Worker in Miniflare (workerd) on a loopback port, reading notes from the canister. */
+async function startWorker(outDir: string, canisterUrl: string, output: WorkerOutput): Promise<MiniflareWorker> {
+  const { Miniflare } = await import('miniflare');
+  return new Miniflare({
+    scriptPath: path.join(outDir, 'index.js'),
+    modules: true,
+    modulesRoot: outDir,
+    compatibilityDate: '2026-04-01',
+    host: '127.0.0.1',
+    port: 0,
+    // The Worker logs one JSON line per request; count them instead of printing them.
+    handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
+      stdout.on('data', (chunk: Buffer) => (output.logLines += chunk.toString().split('\n').filter(Boolean).length));
+      stderr.on('data', (chunk: Buffer) => (output.errorText += chunk.toString()));
+    },
+    handleStructuredLogs: (entry: { level: string; message: string }) => {
+      if (entry.level === 'error') output.errorText += entry.message;
+      else output.logLines++;
+    },
+    bindings: {
+      CANISTER_URL: canisterUrl,
+      CANISTER_AUTH_SECRET: BENCH_CANISTER_SECRET,
+      SESSION_SECRET: BENCH_SESSION_SECRET,
+      ENVIRONMENT: 'local',
+      CANISTER_TIMEOUT_MS: '30000',
+    },
+  }) as unknown as MiniflareWorker;
+}
+
+/** A one-hour viewer session token (HS256) for the bench user, with extra claims (a hosted scope). */
+async function benchToken(claims: Record<string, unknown> = {}): Promise<string> {
+  const { SignJWT } = await import('jose');
+  return new SignJWT({ type: 'session', role: 'viewer', ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('bench-user')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(BENCH_SESSION_SECRET));
+}
+
+/** The same tool call on each MCP era: 2025-11-25 (stateless after initialize) and 2026-07-28 (sessionless, _meta and headers). */
+function mcpToolCall(base: URL, token: string, era: McpEra, notePath: string): Promise<Response> {
+  const params: Record<string, unknown> = { name: 'get_note_outline', arguments: { path: notePath } };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': era,
+  };
+  if (era === '2026-07-28') {
+    params._meta = {
+      'io.modelcontextprotocol/protocolVersion': era,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': 'get_note_outline' });
+  }
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+  return fetch(new URL('/mcp', base), { method: 'POST', headers, body });
+}
+
+function benchClient(base: URL, token: string): BenchClient {
+  const outline = (notePath: string): URL => new URL(`/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, base);
+  return {
+    health: () => fetch(new URL('/health', base)),
+    noteOutline: (notePath) => fetch(outline(notePath), { headers: { authorization: `Bearer ${token}` } }),
+    noteOutlineWithoutToken: (notePath) => fetch(outline(notePath)),
+    mcp: (era) => (notePath) => mcpToolCall(base, token, era, notePath),
+  };
+}
+
+/**
+ * Null when the Worker serves note outlines through the canister, else why the section is skipped.
+ * Throws when the canister does not refuse a request without its secret. Resets the canister counters.
+ */
+async function probeWorker(canister: BenchCanister, client: BenchClient, notePath: string): Promise<string | null> {
+  const unauthenticated = await fetch(`${canister.url}/api/v1/notes/${encodeURIComponent(notePath)}`);
+  await unauthenticated.arrayBuffer();
+  if (unauthenticated.status !== 401) throw new Error('the loopback canister did not refuse a request without X-Gateway-Auth');
+  canister.calls = 0;
+  canister.refusals = 0;
+  const probe = await client.noteOutline(notePath);
+  const probeText = await probe.text();
+  if (probe.status === 404 && canister.calls === 0) return `GET /api/v1/note-outline is not served yet (404: ${probeText.slice(0, 120)})`;
+  if (probe.status !== 200) return `the probe answered ${probe.status} ${probeText.slice(0, 200)}`;
+  return null;
+}
+
+const at = (latencies: number[], quantile: number): number =>
+  latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(quantile * latencies.length) - 1))] as number;
+
+/** Measures and tabulates the requests through the Worker. */
+class EndToEnd {
+  readonly rows: string[][] = [];
+  private readonly small: number;
+  private healthCpu = 0;
+  private missingP50 = 0;
+
+  constructor(
+    private readonly options: EndToEndOptions,
+    private readonly client: BenchClient,
+    private readonly workerd: number[],
+  ) {
+    this.small = options.quick ? 30 : 300;
+  }
+
+  get health(): number {
+    return this.healthCpu;
+  }
+
+  /**
+   * `count` sequential requests over `paths` (after a few warm-up ones), each expected to answer
+   * `expected`; workerd's CPU ticks are read around the batch.
+   */
+  async measure(label: string, paths: string[], count: number, expected: number, send: Send, how: { warmup?: boolean; quiet?: boolean } = {}): Promise<Batch> {
+    const warmups = how.warmup === false ? 0 : Math.min(this.options.quick ? 3 : 10, count);
+    for (let index = 0; index < warmups; index++) await (await send(paths[index % paths.length] as string)).arrayBuffer();
+    const latencies: number[] = [];
+    const cpuBefore = await cpuMs(this.workerd);
+    for (let index = 0; index < count; index++) {
+      const start = performance.now();
+      const response = await send(paths[index % paths.length] as string);
+      await response.arrayBuffer();
+      latencies.push(performance.now() - start);
+      if (response.status !== expected) throw new Error(`status ${response.status} for ${label}`);
+    }
+    const cpu = ((await cpuMs(this.workerd)) - cpuBefore) / count;
+    latencies.sort((a, b) => a - b);
+    if (!how.quiet) this.options.progress(`  measured ${label}: ${count} requests`);
+    return { latencies, cpu, sent: warmups + count };
+  }
+
+  private cpu(value: number): string {
+    return this.workerd.length > 0 ? value.toFixed(2) : '-';
+  }
+
+  private row(label: string, chars: number, batch: Batch, beyond404: string, cpuBeyondHealth: string, inProcess: string): void {
+    const { latencies, cpu } = batch;
+    this.rows.push([label, String(chars), String(latencies.length), figure(at(latencies, 0.5), 2), figure(at(latencies, 0.99), 2), beyond404, this.cpu(cpu), cpuBeyondHealth, inProcess]);
+  }
+
+  async measureBaselines(firstPath: string): Promise<void> {
+    const health = await this.measure('GET /health', ['/health'], this.small, 200, this.client.health);
+    const refused = await this.measure('no token (401)', [firstPath], this.small, 401, this.client.noteOutlineWithoutToken);
+    const missing = await this.measure('missing note (404)', ['bench/missing.md'], this.small, 404, this.client.noteOutline);
+    this.healthCpu = health.cpu;
+    this.missingP50 = at(missing.latencies, 0.5);
+    this.row('GET /health', 0, health, '-', '0', '-');
+    this.row('401, no token', 0, refused, '-', this.cpu(refused.cpu - this.healthCpu), '-');
+    this.row('404, missing note', 0, missing, '0', this.cpu(missing.cpu - this.healthCpu), '-');
+  }
+
+  private requestCount(input: WorkerInput): number {
+    if (input.chars / input.notes.length > 500_000) return this.options.quick ? 5 : 40;
+    return input.notes.length > 1 ? (this.options.quick ? input.notes.length : 3 * input.notes.length) : this.small;
+  }
+
+  private addRequestRow(label: string, chars: number, batch: Batch, inProcess: string): void {
+    const beyond404 = (at(batch.latencies, 0.5) - this.missingP50).toFixed(2);
+    this.row(label, chars, batch, beyond404, this.cpu(batch.cpu - this.healthCpu), inProcess);
+  }
+
+  async measureInput(input: WorkerInput): Promise<void> {
+    const paths = input.notes.map((note) => note.path);
+    const count = this.requestCount(input);
+    const rest = await this.measure(input.name, paths, count, 200, this.client.noteOutline);
+    this.addRequestRow(`REST ${input.name}`, Math.round(input.chars / input.notes.length), rest, this.options.inProcessMs(input).toFixed(2));
+    if (input.notes.length !== 1) return;
+    for (const era of ['2025-11-25', '2026-07-28'] as const) {
+      const probeCall = await this.client.mcp(era)(paths[0] as string);
+      const probeBody = await probeCall.text();
+      if (probeCall.status !== 200 || probeBody.includes('"isError":true') || probeBody.includes('"error":{')) {
+        throw new Error(`MCP ${era}: status ${probeCall.status} for ${input.name}`);
+      }
+      const mcp = await this.measure(`${input.name} MCP ${era}`, paths, count, 200, this.client.mcp(era));
+      this.addRequestRow(`MCP ${era} ${input.name}`, input.chars, mcp, '-');
+    }
+  }
+
+  /**
+   * The three scope rows, sampled in turn over rounds, each round starting at the next row (so a
+   * change in machine speed, or work a batch leaves behind, lands on each alike); per row: p50 of
+   * every latency, workerd CPU = all its ticks / all its requests.
+   */
+  async measureScope(canister: BenchCanister, scoped: BenchClient, largeNote: string): Promise<ScopeRow[]> {
+    const rows = [
+      { label: '(1) outside, existing 1 MB note', path: largeNote },
+      { label: '(2) outside, missing note', path: 'bench/missing-note.md' },
+      { label: '(3) inside, missing note', path: `${SCOPE_FOLDER}/missing-note.md` },
+    ];
+    // These requests are cheap: more of them than elsewhere and in few batches, so that /proc's
+    // 10 ms ticks (one rounding per batch) resolve a few hundredths of a ms per request.
+    const rounds = this.options.quick ? 3 : 6;
+    const perRound = this.options.quick ? 80 : 150;
+    const totals = rows.map(() => ({ latencies: [] as number[], cpu: 0, sent: 0, reads: 0 }));
+    for (let round = 0; round < rounds; round++) {
+      // Each round starts at the next row, so no row always follows the same one.
+      for (let step = 0; step < rows.length; step++) {
+        const index = (round + step) % rows.length;
+        const row = rows[index] as (typeof rows)[number];
+        const total = totals[index] as (typeof totals)[number];
+        const callsBefore = canister.calls;
+        const batch = await this.measure(row.label, [row.path], perRound, 404, scoped.noteOutline, { warmup: round === 0, quiet: true });
+        total.reads += canister.calls - callsBefore;
+        total.sent += batch.sent;
+        total.cpu += batch.cpu * batch.latencies.length;
+        total.latencies.push(...batch.latencies);
+      }
+    }
+    this.options.progress(`  measured the scope comparison: ${rounds} rounds of ${perRound} requests per row`);
+    return rows.map((row, index) => {
+      const total = totals[index] as (typeof totals)[number];
+      total.latencies.sort((a, b) => a - b);
+      const requests = total.latencies.length;
+      return { ...row, requests, p50: at(total.latencies, 0.5), cpu: total.cpu / requests, reads: total.reads / total.sent };
+    });
+  }
+}
+
+/** True when both paths get the same status and body (the request id header aside). */
+async function sameAnswer(send: Send, first: string, second: string): Promise<boolean> {
+  const [a, b] = await Promise.all([send(first), send(second)]);
+  const [textA, textB] = await Promise.all([a.text(), b.text()]);
+  return a.status === b.status && textA === textB;
+}
+
+function reportEndToEnd(options: EndToEndOptions, measured: EndToEnd, canister: BenchCanister, output: WorkerOutput, cpuMeasured: boolean): void {
+  const { report } = options;
+  report.table(
+    [
+      { header: 'request', text: true },
+      { header: 'chars' },
+      { header: 'n' },
+      { header: 'p50 ms' },
+      { header: 'p99 ms' },
+      { header: 'p50-404' },
+      { header: 'CPU ms' },
+      { header: 'CPU-health' },
+      { header: 'in-process' },
+    ],
+    measured.rows,
+  );
+  report.legend([
+    ['chars', 'chars per request (the corpus: the mean of its notes); n = requests, after a few warm-up ones'],
+    ['p50 ms, p99 ms', 'wall time of sequential requests over loopback HTTP, seen by the client'],
+    ['p50-404', 'p50 beyond the 404 row, which pays the same JWT check and canister round trip'],
+    ['CPU ms', "workerd's user + system CPU (from /proc) over the batch, per request: the Worker's own CPU with workerd's HTTP handling"],
+    ['CPU-health', 'CPU ms minus that of a no-op GET /health'],
+    ['in-process', 'CONTRACTS.note_outline per note in Node, ms, for comparison'],
+    ['rows', 'GET /health: no auth, no canister; 401: routing, token refused; 404: JWT verify + canister round trip'],
+  ]);
+  report.raw('');
+  report.text(`canister calls ${canister.calls}, refused for a wrong X-Gateway-Auth: ${canister.refusals}; Worker log lines ${output.logLines}`);
+  if (output.errorText) report.text(`Worker stderr: ${output.errorText.slice(0, 500)}`);
+  if (!cpuMeasured) report.text('(workerd process not found under this process: CPU columns not measured)');
+}
+
+function reportScope(options: EndToEndOptions, rows: ScopeRow[], same: boolean, cpuMeasured: boolean): void {
+  const { report } = options;
+  report.section('Folders-only scope: a path outside it is answered before any canister read');
+  report.text(`GET /api/v1/note-outline, HS256 session token with scope: { folders: ['${SCOPE_FOLDER}'] }; all 404.`);
+  report.raw('');
+  report.table(
+    [{ header: 'request', text: true }, { header: 'path', text: true }, { header: 'n' }, { header: 'p50 ms' }, { header: 'CPU ms' }, { header: 'reads/req' }],
+    rows.map((row) => [row.label, row.path, String(row.requests), figure(row.p50, 2), cpuMeasured ? row.cpu.toFixed(2) : '-', row.reads.toFixed(2)]),
+  );
+  report.raw('');
+  const [outside, missing] = rows as [ScopeRow, ScopeRow, ScopeRow];
+  const unread = outside.reads === 0 && missing.reads === 0;
+  report.text(
+    unread && same
+      ? '(1) = (2): outside the scope the same 404 comes before any canister read; (3) pays that read.'
+      : `UNEXPECTED: ${unread ? '' : 'a path outside the scope was read from the canister; '}${same ? '' : '(1) and (2) answered differently'}`,
+  );
+}
+
+/** Probes the running Worker, measures every row and reports the tables. */
+async function measureThroughWorker(options: EndToEndOptions, inputs: WorkerInput[], canister: BenchCanister, worker: MiniflareWorker, output: WorkerOutput): Promise<EndToEndResult> {
+  const base = await worker.ready;
+  const client = benchClient(base, await benchToken());
+  const firstPath = (inputs[0] as WorkerInput).notes[0]?.path as string;
+  const skipped = await probeWorker(canister, client, firstPath);
+  if (skipped !== null) {
+    options.report.text(`skipped: ${skipped}`);
+    return { skipped };
+  }
+  // workerd processes started (through Miniflare) by this process.
+  const workerd = await workerdPids((pid) => pid === process.pid);
+  const measured = new EndToEnd(options, client, workerd);
+  await measured.measureBaselines(firstPath);
+  for (const input of inputs) await measured.measureInput(input);
+  const largest = inputs.filter((input) => input.notes.length === 1).sort((a, b) => b.chars - a.chars)[0] as WorkerInput;
+  const largeNote = largest.notes[0]?.path as string;
+  const scoped = benchClient(base, await benchToken({ scope: { folders: [SCOPE_FOLDER] } }));
+  const same = await sameAnswer(scoped.noteOutline, largeNote, 'bench/missing-note.md');
+  const scopeRows = await measured.measureScope(canister, scoped, largeNote);
+  const cpuMeasured = workerd.length > 0;
+  reportEndToEnd(options, measured, canister, output, cpuMeasured);
+  reportScope(options, scopeRows, same, cpuMeasured);
+  return { healthCpu: measured.health, cpuMeasured, scope: { rows: scopeRows, sameAnswer: same } };
+}
+
+/** The end-to-end section: note outline over REST and MCP, then the scope comparison. */
+export async function endToEndSection(inputs: WorkerInput[], options: EndToEndOptions): Promise<EndToEndResult> {
+  options.report.section('End to end: the Worker in Miniflare (workerd), loopback canister');
+  options.report.text('note-outline over REST, and over MCP tools/call on each era for single-note inputs.');
+  options.report.raw('');
+  options.progress('end to end: building the Worker bundle (wrangler deploy --dry-run), starting Miniflare...');
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-'));
+  const canister = await startBenchCanister(inputs);
+  const output: WorkerOutput = { logLines: 0, errorText: '' };
+  let worker: MiniflareWorker | undefined;
+  try {
+    buildWorkerBundle(options.repoRoot, outDir);
+    worker = await startWorker(outDir, canister.url, output);
+    return await measureThroughWorker(options, inputs, canister, worker, output);
+  } catch (error) {
+    const why = error instanceof Error ? (error.message.split('\n')[0] as string) : String(error);
+    options.report.text(`skipped: ${why}`);
+    return { skipped: why };
+  } finally {
+    await worker?.dispose();
+    canister.close();
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
