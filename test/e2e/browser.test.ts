@@ -13,7 +13,7 @@
 // Without /usr/bin/chromium the suite is skipped with a warning, except in CI (CI=true), where it
 // fails: CI installs the browser with scripts/ensure-chromium.sh.
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort, startLocalWorker, type WranglerWorker } from '../support/node/local-worker';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
@@ -662,19 +662,7 @@ const CLICK_NOTES = Array.from({ length: 36 }, (_, index) => ({
 /** The note list's order (sorted), as the canister lists notes. */
 const CLICK_PATHS = CLICK_NOTES.map((note) => note.path).sort();
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
-type WranglerWorker = Awaited<ReturnType<(typeof import('wrangler'))['unstable_startWorker']>>;
 
 describe.skipIf(!chromiumPresent)('the explorer under the production rate limit, as npm start runs it', { timeout: 120_000 }, () => {
   let worker: WranglerWorker | undefined;
@@ -689,36 +677,17 @@ describe.skipIf(!chromiumPresent)('the explorer under the production rate limit,
 
   beforeAll(async () => {
     await seedNotes(CLICK_NOTES);
-    process.env.WRANGLER_SEND_METRICS = 'false';
-    process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
-    const { unstable_readConfig, unstable_startWorker } = await import('wrangler');
+    const { unstable_readConfig } = await import('wrangler');
     const config = path.join(REPO_ROOT, 'wrangler.toml');
     // wrangler.toml's top level, as `npm start` runs it (no --env): the production limit binding.
     const limiter = unstable_readConfig({ config }).ratelimits.find((binding: { name: string }) => binding.name === 'RATE_LIMITER');
     limit = Number(limiter?.simple?.limit);
     expect(limiter?.simple).toEqual({ limit: 60, period: 60 });
-    const port = await freePort();
-    const plain = { ENVIRONMENT: 'local', CANISTER_URL: inject('canisterUrl') };
-    const secrets = { SESSION_SECRET: inject('sessionSecret'), CANISTER_AUTH_SECRET: inject('canisterSecret') };
-    worker = await unstable_startWorker({
-      config,
-      envFiles: [],
-      sendMetrics: false,
-      bindings: {
-        ...Object.fromEntries(Object.entries(plain).map(([name, value]) => [name, { type: 'plain_text' as const, value }])),
-        ...Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { type: 'secret_text' as const, value }])),
-      },
-      dev: {
-        server: { hostname: '127.0.0.1', port },
-        inspector: false,
-        remote: false,
-        watch: false,
-        persist: false,
-        liveReload: false,
-        logLevel: 'warn',
-      },
+    worker = await startLocalWorker({
+      port: await freePort(),
+      vars: { ENVIRONMENT: 'local', CANISTER_URL: inject('canisterUrl') },
+      secrets: { SESSION_SECRET: inject('sessionSecret'), CANISTER_AUTH_SECRET: inject('canisterSecret') },
     });
-    await worker.ready;
     limitedUrl = (await worker.url).origin;
     token = await mintViewerToken();
     explorer = await startExplorer({ workerUrl: limitedUrl, token, listNotes: () => CLICK_PATHS, vaultLabel: 'production limit' });

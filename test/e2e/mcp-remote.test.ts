@@ -5,7 +5,7 @@
 // for a token bound to the endpoint (RFC 8707), then lists the tools and calls one. No token or
 // header is handed to it.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../support/node/local-worker';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,13 +37,6 @@ function browserStub(): string {
   return bin;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** GETs the redirect URI as a browser would, once mcp-remote's callback server listens (it starts after the URL is printed). */
 async function deliverCallback(url: string): Promise<Response> {

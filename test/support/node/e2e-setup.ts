@@ -17,6 +17,7 @@ import { SignJWT } from 'jose';
 import { startDemoCanister, type DemoCanister } from '../../../demo/canister.mjs';
 import { startExplorer } from '../../../demo/explorer/server.mjs';
 import { startAuthServer } from '../../../demo/auth-server.mjs';
+import { freePort, startLocalWorker } from './local-worker';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -77,63 +78,11 @@ async function startPageServer(): Promise<{ origin: string; server: Server }> {
   return { origin: `http://${LOOPBACK}:${port}`, server };
 }
 
-/** A free loopback port, so the Worker's PUBLIC_ORIGIN can be configured before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, LOOPBACK, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();
   });
-}
-
-type WranglerWorker = Awaited<ReturnType<(typeof import('wrangler'))['unstable_startWorker']>>;
-
-/** The Worker from ./wrangler.toml under the wrangler dev runtime, local only, no watcher, no inspector. */
-async function startWorker(port: number, vars: Record<string, string>, secrets: Record<string, string>): Promise<WranglerWorker> {
-  // Offline and silent: no metrics, no Request.cf lookup at workers.cloudflare.com.
-  process.env.WRANGLER_SEND_METRICS = 'false';
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
-  const { unstable_startWorker } = await import('wrangler');
-  const bindings = {
-    ...Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: 'plain_text' as const, value }])),
-    ...Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { type: 'secret_text' as const, value }])),
-  };
-  const worker = await unstable_startWorker({
-    config: path.join(repoRoot, 'wrangler.toml'),
-    // wrangler.toml's load environment: its only difference that survives the vars below is the
-    // lifted per-user limit. Every e2e client reads as user `demo`, together well over 60 a minute;
-    // the limiter itself is tested in workerd (test/worker/rate-limit.test.ts).
-    env: 'load',
-    envFiles: [],
-    sendMetrics: false,
-    bindings,
-    dev: {
-      server: { hostname: LOOPBACK, port },
-      inspector: false,
-      remote: false,
-      watch: false,
-      persist: false,
-      liveReload: false,
-      logLevel: 'warn',
-    },
-  });
-  try {
-    await worker.ready;
-  } catch (error) {
-    await worker.dispose().catch(() => {});
-    throw error;
-  }
-  return worker;
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -180,9 +129,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const authServer = await startAuthServer({ resourceOrigin: publicOrigin, autoApprove: true });
     cleanups.push(() => authServer.close());
 
-    const worker = await startWorker(
-      workerPort,
-      {
+    const worker = await startLocalWorker({
+      port: workerPort,
+      // wrangler.toml's load environment: its only difference that survives the vars below is the
+      // lifted per-user limits. Every e2e client reads as user `demo`, together well over 60 a
+      // minute; the limiter itself is tested in workerd (test/worker/rate-limit.test.ts).
+      env: 'load',
+      vars: {
         CANISTER_URL: canister.url,
         ENVIRONMENT: 'production',
         PUBLIC_ORIGIN: publicOrigin,
@@ -195,14 +148,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
         LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: 'false',
         SCOOLING_SMOKE_ENABLED: 'false',
       },
-      {
+      secrets: {
         SESSION_SECRET: sessionSecret,
         CANISTER_AUTH_SECRET: canisterSecret,
         HUB_JWT_SECRET: '',
         SESSION_SECRET_PREVIOUS: '',
         SCOOLING_SMOKE_TOKEN: '',
       },
-    );
+    });
     cleanups.push(() => worker.dispose());
     const workerUrl = (await worker.url).origin;
     if (workerUrl !== publicOrigin) throw new Error(`e2e Worker listens on ${workerUrl}, not its PUBLIC_ORIGIN ${publicOrigin}`);

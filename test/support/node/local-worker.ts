@@ -1,0 +1,65 @@
+// The e2e tests' local servers: a free loopback port, and the Worker from ./wrangler.toml under
+// wrangler's own dev runtime (workerd), local only, no watcher, no inspector, offline and silent.
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const LOOPBACK = '127.0.0.1';
+
+/** A free loopback port (bound and released), for a server whose URL must be known before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, LOOPBACK, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export type WranglerWorker = Awaited<ReturnType<(typeof import('wrangler'))['unstable_startWorker']>>;
+
+export interface LocalWorkerOptions {
+  port: number;
+  /** A wrangler.toml environment (`[env.<name>]`); the top level when absent. */
+  env?: string;
+  vars: Record<string, string>;
+  secrets: Record<string, string>;
+}
+
+/** Starts the Worker and resolves once it is ready (a broken bundle or config rejects here, once). */
+export async function startLocalWorker({ port, env, vars, secrets }: LocalWorkerOptions): Promise<WranglerWorker> {
+  // Offline and silent: no metrics, no Request.cf lookup at workers.cloudflare.com.
+  process.env.WRANGLER_SEND_METRICS = 'false';
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
+  const { unstable_startWorker } = await import('wrangler');
+  const worker = await unstable_startWorker({
+    config: path.join(repoRoot, 'wrangler.toml'),
+    ...(env ? { env } : {}),
+    envFiles: [],
+    sendMetrics: false,
+    bindings: {
+      ...Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: 'plain_text' as const, value }])),
+      ...Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { type: 'secret_text' as const, value }])),
+    },
+    dev: {
+      server: { hostname: LOOPBACK, port },
+      inspector: false,
+      remote: false,
+      watch: false,
+      persist: false,
+      liveReload: false,
+      logLevel: 'warn',
+    },
+  });
+  try {
+    await worker.ready;
+  } catch (error) {
+    await worker.dispose().catch(() => {});
+    throw error;
+  }
+  return worker;
+}
