@@ -475,6 +475,46 @@ function projectClaims(user) {
 }
 
 /**
+ * oidc-provider's features: open dynamic registration, client ID metadata documents, and RFC 8707
+ * resource indicators limited to the Worker's resources, whose access tokens are RFC 9068 JWTs.
+ * @param {() => string} workerOrigin
+ * @param {number} accessTokenTtlSeconds
+ */
+function providerFeatures(workerOrigin, accessTokenTtlSeconds) {
+  return {
+    devInteractions: { enabled: false },
+    // The Worker accepts Bearer tokens only, so DPoP-bound tokens are not offered.
+    dPoP: { enabled: false },
+    rpInitiatedLogout: { enabled: false },
+    registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+    // draft-ietf-oauth-client-id-metadata-document-02 (an https URL as client_id, fetched on first
+    // use); oidc-provider refuses to fetch from special-use addresses (loopback, private ranges).
+    clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+    resourceIndicators: {
+      enabled: true,
+      // A request without `resource` is for the MCP endpoint (scopes for no resource would
+      // otherwise be dropped); several resources at the token endpoint stay an error.
+      defaultResource: async (
+        /** @type {KoaContext} */ _ctx,
+        /** @type {OidcClient} */ _client,
+        /** @type {string[] | undefined} */ oneOf,
+      ) => oneOf ?? `${workerOrigin()}/mcp`,
+      // The token endpoint may omit `resource`: the token is then for the one granted resource.
+      useGrantedResource: async () => true,
+      getResourceServerInfo: async (/** @type {KoaContext} */ _ctx, /** @type {string} */ resource) => {
+        if (!isAllowedResource(resource, workerOrigin())) throw new oidcErrors.InvalidTarget();
+        return {
+          scope: READ_SCOPE,
+          accessTokenFormat: 'jwt',
+          accessTokenTTL: accessTokenTtlSeconds,
+          jwt: { sign: { alg: ACCESS_TOKEN_ALG } },
+        };
+      },
+    },
+  };
+}
+
+/**
  * The oidc-provider instance: OAuth 2.1 code flow with PKCE for public and confidential clients,
  * open dynamic registration, client ID metadata documents, resource indicators with JWT access
  * tokens for the Worker's resources only.
@@ -561,37 +601,7 @@ function createProvider({ issuer, port, workerOrigin, user, accessTokenTtlSecond
     },
     scopes: OIDC_SCOPES,
 
-    features: {
-      devInteractions: { enabled: false },
-      // The Worker accepts Bearer tokens only, so DPoP-bound tokens are not offered.
-      dPoP: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
-      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
-      // draft-ietf-oauth-client-id-metadata-document-02 (an https URL as client_id, fetched on first
-      // use); oidc-provider refuses to fetch from special-use addresses (loopback, private ranges).
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
-      resourceIndicators: {
-        enabled: true,
-        // A request without `resource` is for the MCP endpoint (scopes for no resource would
-        // otherwise be dropped); several resources at the token endpoint stay an error.
-        defaultResource: async (
-          /** @type {KoaContext} */ _ctx,
-          /** @type {OidcClient} */ _client,
-          /** @type {string[] | undefined} */ oneOf,
-        ) => oneOf ?? `${workerOrigin()}/mcp`,
-        // The token endpoint may omit `resource`: the token is then for the one granted resource.
-        useGrantedResource: async () => true,
-        getResourceServerInfo: async (/** @type {KoaContext} */ _ctx, /** @type {string} */ resource) => {
-          if (!isAllowedResource(resource, workerOrigin())) throw new oidcErrors.InvalidTarget();
-          return {
-            scope: READ_SCOPE,
-            accessTokenFormat: 'jwt',
-            accessTokenTTL: accessTokenTtlSeconds,
-            jwt: { sign: { alg: ACCESS_TOKEN_ALG } },
-          };
-        },
-      },
-    },
+    features: providerFeatures(workerOrigin, accessTokenTtlSeconds),
 
     // RFC 9068 section 2.2: oidc-provider sets iss, exp, aud, sub, client_id, iat, jti and scope;
     // these are this project's claims, for resource (JWT) access tokens of the demo user only.
