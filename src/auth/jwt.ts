@@ -161,7 +161,6 @@ function joseRefusal(error: unknown, viaJwks: boolean): TokenRefusal {
     if (error.reason === 'missing') return error.claim === 'iss' ? 'bad_issuer' : 'bad_claims';
     if (error.claim === 'nbf' || error.claim === 'iat') return 'not_yet_valid';
     if (error.claim === 'iss') return 'bad_issuer';
-    if (error.claim === 'aud') return 'bad_audience';
     return 'bad_claims';
   }
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'bad_signature';
