@@ -128,13 +128,13 @@ export async function mcpRoute({ request, config, log, endpointVault = null }: R
   const id = answerIdOf(message);
   // Per user, before any canister read: a tools/call spends the read budget, anything else the protocol budget.
   const budget = isPlainObject(message) && message.method === 'tools/call' ? 'read' : 'protocol';
-  const limited = await takeRateLimit(config, principal.value, budget);
-  if (!limited.ok) return refuseRateLimited(limited.error, resource, id, log);
   // Which client broke, for operators: the revision and the client's name and version, as short safe tokens.
   const client = describeClient(request.headers, message);
   log.mcp = client.revision;
   log.client = clientToken(client.name);
   log.client_version = clientToken(client.version);
+  const limited = await takeRateLimit(config, principal.value, budget);
+  if (!limited.ok) return refuseRateLimited(limited.error, resource, id, log);
 
   // The protocol: era by exact comparison, then the SDK for that era.
   const era = decideEra(request.headers, message);
