@@ -47,10 +47,10 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { parse, postprocess, preprocess } from 'micromark';
-import { CONTRACTS, decodeWireFrontmatter } from '../src/contracts';
+import { buildContract, decodeWireFrontmatter } from '../src/contracts';
 import { analyzeWithMdast } from '../src/contracts/markdown';
 import { analyzeNote, runContractsWith, scanBlocks, type Analyzer } from '../src/contracts/analysis';
-import type { Frontmatter } from '../src/contracts/types';
+import type { Frontmatter, SectionSource } from '../src/contracts/types';
 import { pathologicalCases, pathologicalNote, type Position } from '../test/support/markdown/pathological';
 import { countOption, parseOptionsOrExit } from './cli-options.mjs';
 import { figure, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';
@@ -436,7 +436,7 @@ function alternativesSection(input: Input, options: BenchOptions, report: Report
 
 /** One request's contract work in-process: section_source = one analysis + outline + tree + sections. */
 function requestWork(body: string): number {
-  return CONTRACTS.section_source('bench/pathological.md', {}, body).sections.length;
+  return (buildContract('section_source', 'bench/pathological.md', {}, body) as SectionSource).sections.length;
 }
 
 /**
@@ -716,10 +716,10 @@ function headCommit(): string | null {
 
 // ------------------------------------------------------------------ main
 
-/** CONTRACTS.note_outline per note in Node, for comparison with the Worker. */
+/** buildContract note_outline per note in Node, for comparison with the Worker. */
 function inProcessMs(input: { notes: { path: string; body: string }[] }, quick: boolean): number {
   const timing = timeMedian(() => {
-    for (const note of input.notes) CONTRACTS.note_outline(note.path, {}, note.body);
+    for (const note of input.notes) buildContract('note_outline', note.path, {}, note.body);
   }, quick ? 3 : 7, 1);
   return timing.ms / input.notes.length;
 }

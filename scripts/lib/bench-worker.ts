@@ -32,7 +32,7 @@ export interface EndToEndOptions {
   report: Report;
   /** A progress line for the terminal (not part of the report). */
   progress: (line: string) => void;
-  /** CONTRACTS.note_outline per note in Node, ms, for the table's in-process column. */
+  /** buildContract note_outline per note in Node, ms, for the table's in-process column. */
   inProcessMs: (input: WorkerInput) => number;
 }
 
@@ -373,7 +373,7 @@ function reportEndToEnd(options: EndToEndOptions, measured: EndToEnd, canister: 
     ['p50-404', 'p50 beyond the 404 row, which pays the same JWT check and canister round trip'],
     ['CPU ms', "workerd's user + system CPU (from /proc) over the batch, per request: the Worker's own CPU with workerd's HTTP handling"],
     ['CPU-health', 'CPU ms minus that of a no-op GET /health'],
-    ['in-process', 'CONTRACTS.note_outline per note in Node, ms, for comparison'],
+    ['in-process', 'buildContract note_outline per note in Node, ms, for comparison'],
     ['rows', 'GET /health: no auth, no canister; 401: routing, token refused; 404: JWT verify + canister round trip'],
   ]);
   report.raw('');

@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  CONTRACTS,
   CONTRACT_NAMES,
   ContractError,
   MAX_PAYLOAD_BYTES,
@@ -36,7 +35,7 @@ function measuredSize(contract: ContractName, notePath: string, frontmatter: Fro
 
 function expectExact(notePath: string, frontmatter: Frontmatter, body: string): void {
   for (const contract of CONTRACT_NAMES) {
-    const plain = CONTRACTS[contract](notePath, frontmatter, body);
+    const plain = buildContract(contract, notePath, frontmatter, body, { maxBytes: Number.POSITIVE_INFINITY });
     const bounded = buildContract(contract, notePath, frontmatter, body);
     expect(JSON.stringify(bounded), contract).toBe(JSON.stringify(plain));
     expect(measuredSize(contract, notePath, frontmatter, body), contract).toBe(bytesOf(plain));
@@ -82,7 +81,7 @@ describe.skipIf(!corpusPresent)('size functions on the shared corpus', () => {
     for (const note of notes) {
       const frontmatter = decodeWireFrontmatter(JSON.stringify(note.frontmatter));
       try {
-        CONTRACTS.note_outline(note.path, frontmatter, note.body);
+        buildContract('note_outline', note.path, frontmatter, note.body);
       } catch (error) {
         if (error instanceof ContractError) continue; // a refused note has no payload to measure
         throw error;
@@ -146,7 +145,7 @@ describe('the 4 MiB bound', () => {
   it('serves a SectionSource just under the bound byte-identical, and refuses one just over it', () => {
     // 40 sections under one H1 of n chars: the H1 text appears 41 times in heading_path plus once as heading_text.
     const build = (n: number) => `# ${'y'.repeat(n)}\n\n${Array.from({ length: 40 }, () => '## b\n\ntext').join('\n\n')}\n`;
-    const size = (n: number) => bytesOf(CONTRACTS.section_source('near.md', {}, build(n)));
+    const size = (n: number) => bytesOf(buildContract('section_source', 'near.md', {}, build(n), { maxBytes: Number.POSITIVE_INFINITY }));
     // Linear in n from n = 1 (the H1's slug, and so its ids, grow with it too).
     const base = size(1);
     const perChar = size(2) - base;
@@ -154,7 +153,7 @@ describe('the 4 MiB bound', () => {
     expect(size(under)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     expect(size(under + 1)).toBeGreaterThan(MAX_PAYLOAD_BYTES);
     const served = buildContract('section_source', 'near.md', {}, build(under));
-    expect(JSON.stringify(served)).toBe(JSON.stringify(CONTRACTS.section_source('near.md', {}, build(under))));
+    expect(JSON.stringify(served)).toBe(JSON.stringify(buildContract('section_source', 'near.md', {}, build(under))));
     expect(() => buildContract('section_source', 'near.md', {}, build(under + 1))).toThrow(ContractError);
   });
 });

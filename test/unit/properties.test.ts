@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Validator, type Schema } from '@cfworker/json-schema';
 import {
-  CONTRACTS,
   CONTRACT_NAMES,
+  buildContract,
   ContractError,
   decodeWireFrontmatter,
   type ContractName,
@@ -199,7 +199,7 @@ const noteArb: fc.Arbitrary<GeneratedNote> = fc
 function buildAll(note: GeneratedNote): Record<ContractName, ContractPayload> {
   const frontmatter = decodeWireFrontmatter(note.wireFrontmatter);
   return Object.fromEntries(
-    CONTRACT_NAMES.map((name) => [name, CONTRACTS[name](note.path, frontmatter, note.body)]),
+    CONTRACT_NAMES.map((name) => [name, buildContract(name, note.path, frontmatter, note.body)]),
   ) as Record<ContractName, ContractPayload>;
 }
 
@@ -300,7 +300,7 @@ describe('builders on arbitrary input', () => {
         for (const name of CONTRACT_NAMES) {
           let payload: ContractPayload;
           try {
-            payload = CONTRACTS[name](path, frontmatter, body);
+            payload = buildContract(name, path, frontmatter, body);
           } catch (error) {
             expect(error).toBeInstanceOf(ContractError);
             expect(['Invalid path', 'Note too large']).toContain((error as ContractError).message);

@@ -8,7 +8,7 @@
  * normalized path.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CONTRACTS, decodeWireFrontmatter, type ContractName } from '../../src/contracts';
+import { buildContract, decodeWireFrontmatter, type ContractName } from '../../src/contracts';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import { MCP_HEADERS, REST_ROUTES, TOOLS, callTool, callWorker, mintToken, restGet, toolText } from '../support/worker/harness';
 
@@ -457,7 +457,7 @@ describe('paths the normalizer serves', () => {
     await seedNotes(user, 'default', [{ path: normalized, frontmatter, body }]);
     const token = await mintToken({ sub: user });
     for (const contract of CONTRACT_NAMES) {
-      const expected = JSON.stringify(CONTRACTS[contract](normalized, decodeWireFrontmatter(JSON.stringify(frontmatter)), body));
+      const expected = JSON.stringify(buildContract(contract, normalized, decodeWireFrontmatter(JSON.stringify(frontmatter)), body));
       const rest = await restGet(REST_ROUTES[contract], sent, { token });
       expect(rest.status).toBe(200);
       expect(await rest.text()).toBe(expected);

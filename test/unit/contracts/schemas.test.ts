@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Validator, type Schema } from '@cfworker/json-schema';
-import { CONTRACTS, CONTRACT_NAMES, contractNamed, type ContractName } from '../../../src/contracts';
+import { buildContract, CONTRACT_NAMES, contractNamed, type ContractName } from '../../../src/contracts';
 import { CONTRACTS as REGISTRY } from '../../../src/contracts/registry';
 import {
   DOCUMENT_TREE_JSON_SCHEMA,
@@ -19,7 +19,7 @@ const copy = <T>(value: T): any => JSON.parse(JSON.stringify(value));
 const PATH = 'projects/Alpha/notes.md';
 const FRONTMATTER = { title: 'T', tags: 'a, b', date: '2026-01-01', entity: ['E'], causal_chain_id: 'c', episode_id: 'e' };
 const BODY = '# A\n\ntext\n\n## B\n\n### C\n\n> #### D\n';
-const payload = (name: ContractName) => copy(CONTRACTS[name](PATH, FRONTMATTER, BODY));
+const payload = (name: ContractName) => copy(buildContract(name, PATH, FRONTMATTER, BODY));
 
 describe('contract JSON schemas', () => {
   it('are keyed exactly like CONTRACTS', () => {
@@ -56,7 +56,7 @@ describe('contract JSON schemas', () => {
   it('accept the payloads the builders produce', () => {
     for (const name of CONTRACT_NAMES) {
       expect(validators[name].validate(payload(name)).errors).toEqual([]);
-      expect(isValid(name, copy(CONTRACTS[name]('x.md', {}, '')))).toBe(true);
+      expect(isValid(name, copy(buildContract(name, 'x.md', {}, '')))).toBe(true);
     }
   });
 
