@@ -2,8 +2,9 @@
  * Differential tests: the linear analysis on the request path must return
  * exactly what the micromark oracle (analyzeWithMdast) returns, as a
  * NoteStructure and as the four payloads: on every CommonMark 0.31.2
- * example, the shared corpus, fixed-seed generated notes, and every
- * pathological shape of cmark and md4c at a size micromark still finishes.
+ * example, the shared corpus, fixed-seed generated notes, every
+ * pathological shape of cmark and md4c at a size micromark still finishes,
+ * and every input that once diverged (test/unit/analysis/regressions.md).
  * The offline run of the same generators is scripts/differential.ts.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import {
 } from '../support/markdown/arbitraries';
 import { differential } from '../support/markdown/differential';
 import { pathologicalCases, pathologicalNote } from '../support/markdown/pathological';
+import { readRegressions } from '../support/markdown/regressions';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sharedRoot = path.resolve(repoRoot, '../shared');
@@ -121,31 +123,24 @@ describe('pathological shapes of cmark and md4c at 2 KB (block shapes 1 KB), in 
   );
 });
 
-describe('cases the old scanner declined, and micromark quirks', () => {
+describe('regressions: every example of test/unit/analysis/regressions.md', () => {
+  const regressions = readRegressions();
+
+  it('reads the examples', () => {
+    expect(regressions.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(regressions.map(({ title, line, markdown }) => [title, line, markdown] as const))('%s (line %i)', (_title, _line, markdown) => {
+    expect(differential(markdown)).toBeNull();
+  });
+});
+
+describe('inputs too long to write out as regressions, and the input cap', () => {
   const cases: [string, string][] = [
-    ['a NUL character', '# Title\0x\n\nbody\0text\n'],
-    // The block scan reads NUL in place as the U+FFFD micromark makes of it: a destination char, a label char.
-    ['a NUL in a definition destination', '[a]: \0x\n\n# [a]\n'],
-    ['a NUL in an angle-bracket destination and a title', '[a]: <\0> "\0"\n\n# [a]\n'],
-    ['a NUL label, referenced as NUL and as U+FFFD', '[\0]: /u\n\n# [\0] [\uFFFD]\n'],
-    ['a U+FFFD label, referenced as NUL', '[\uFFFD]: /u\n\n# [\0]\n'],
-    ['NUL in quoted definitions, fences and html', '> [\0 a]: x\0\n> # [\0 A]\n\n```\0\n# a\n```\n<a \0>\n# b\n'],
-    ['a byte order mark', '\uFEFF# Title\n\ntext\n'],
-    ['a byte order mark that is not leading', '# a\n\uFEFF# b\n'],
-    ['containers nested 40 deep', `${'> '.repeat(40)}# Deep\n\ntext\n`],
-    ['list items nested 100 deep, then blank lines', `${'- '.repeat(100)}a\n\n\n${'  '.repeat(100)}b\n`],
     ['a label of 999 codes', `[${'x'.repeat(999)}]: /url\n\n# [${'x'.repeat(999)}]\n`],
     ['a label of 1,000 codes', `[${'x'.repeat(1000)}]: /url\n\n# [${'x'.repeat(1000)}]\n`],
     ['a label whose tab makes it 1,000 codes', `[\t${'x'.repeat(996)}]: /url\n\n# x\n`],
-    ['more inline delimiters than the old budget', `# Title\n\ntext ${'[x '.repeat(4200)}\n`],
-    ['lazy condition-7 html stays inside the quote', '> foo\n<a href="x">\n# h'],
-    ['...unless it ends the note without a line ending', '> foo\n<a href="x">'],
-    ['and it continues on the item next line', '- a\n<b>\n  c'],
-    ['the interrupt flag survives indented code lookahead', '    code\n\n2. x'],
-    ['and a nested container start on the same line', 'a\n> -'],
-    ['indented code begun on a lazy line is one line', '># \n \t# \n    # '],
-    ['a setext heading starts at its definitions', '[a]: /b\nFoo\n==='],
-    ['definitions only: the underline is a paragraph', '[a]: /b\n==='],
+    ['4,200 link openers in one paragraph', `# Title\n\ntext ${'[x '.repeat(4200)}\n`],
   ];
 
   it.each(cases)('%s', (_what, body) => {

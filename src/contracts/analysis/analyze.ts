@@ -5,22 +5,35 @@
  * fallback and no micromark here. Like micromark's preprocessing, a leading
  * byte order mark is dropped (offsets then count from after it) and NUL
  * reads as U+FFFD (the block scan treats the two alike; definition labels
- * are mapped here). Linear bound: O(n): one block scan, one inline pass per
- * heading or undecided paragraph source that holds inline syntax (each
- * source is read at most once: a published heading's plain text is kept for
- * the block bit it may also decide), and a linear normalization of each
- * heading's text (none for an ASCII pass result, which the pass folds). The
- * request path gets columns (analyzeNoteColumns): no object per heading or
- * block. With `textLimit`, headings past the first `textLimit` keep their
- * level and offsets but get '' as text and cost no inline work (the
- * contracts publish only the first MAX_NOTE_HEADINGS texts). The definitions' labels become strings, normalized, only when an
- * inline pass runs.
+ * are mapped here). After each note, returned or thrown, resetNoteScratch
+ * clears what it left in the state kept between calls (scratch.ts).
+ * Linear bound: O(n): one block scan, one inline pass per heading or
+ * undecided paragraph source that holds inline syntax (each source is read
+ * at most once: a published heading's plain text is kept for the block bit
+ * it may also decide), and a linear normalization of each heading's text
+ * (none for an ASCII pass result, which the pass folds). The request path
+ * gets columns (analyzeNoteColumns): no object per heading or block. With
+ * `textLimit`, headings past the first `textLimit` keep their level and
+ * offsets but get '' as text and cost no inline work (the contracts publish
+ * only the first MAX_NOTE_HEADINGS texts). The definitions' labels become
+ * strings, normalized, only when an inline pass runs.
  */
-import { hasJsNonWhitespace } from './chars';
-import { scanBlocks } from './block-scan';
-import { headingTextOf } from './heading-text';
-import { inlineText, normalizeLabel, type InlineText } from './inline-engine';
-import { assertBodyWithinCap, structureOf, type NoteStructure, type StructureColumns } from './structure';
+import * as chars from './chars';
+import * as blockScan from './block-scan';
+import * as headingText from './heading-text';
+import * as inlineEngine from './inline-engine';
+import type { InlineText } from './inline-engine';
+import * as scratch from './scratch';
+import * as structure from './structure';
+import type { NoteStructure, StructureColumns } from './structure';
+
+// Imported values are bound once, at load (see chars.ts).
+const { BOM, INLINE_SYNTAX, hasJsNonWhitespace } = chars;
+const { scanBlocks } = blockScan;
+const { headingTextOf } = headingText;
+const { inlineText, normalizeLabel } = inlineEngine;
+const { resetNoteScratch } = scratch;
+const { assertBodyWithinCap, structureOf } = structure;
 
 export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY): NoteStructure {
   return structureOf(analyzeNoteColumns(body, textLimit));
@@ -29,8 +42,17 @@ export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY):
 /** analyzeNote's result as columns (the builders' form on the request path): no object per heading or block. */
 export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INFINITY): StructureColumns {
   assertBodyWithinCap(body);
+  try {
+    return analyzeWithinCap(body, textLimit);
+  } finally {
+    // The one place the kept scratch is cleared: nothing of this note outlives it.
+    resetNoteScratch();
+  }
+}
+
+function analyzeWithinCap(body: string, textLimit: number): StructureColumns {
   // Offsets count from after a leading BOM, as micromark's do.
-  const source = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  const source = body.charCodeAt(0) === BOM ? body.slice(1) : body;
   // The block scan reads the body as written: it treats NUL as the U+FFFD micromark makes of it (no
   // copy of the body), and only the definition labels it returns carry NUL, mapped below. The inline
   // pass gets the lines as they are too, because micromark's text serialization around a replaced NUL
@@ -84,9 +106,6 @@ export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INF
     blockSubstantive: substantive,
   };
 }
-
-/** A char that can begin or end inline syntax (escape, code, emphasis, link/image, html/autolink, reference) or NUL. */
-const INLINE_SYNTAX = /[\\`*_[\]<&\0]/;
 
 /** Whether some line holds an INLINE_SYNTAX char (the regex engine scans about 5x faster than a charCodeAt loop). */
 function hasInlineSyntax(lines: readonly string[]): boolean {

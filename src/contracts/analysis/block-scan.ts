@@ -21,19 +21,35 @@
  * the "rest is blank" and "rest is a thematic break" tests are memoized per
  * line. No recursion.
  */
-import {
-  DASH, DIGIT_ONE, DOT, EQUALS, GT, HASH, LT, PLUS, RPAREN, SPACE, STAR, TAB, TILDE, UNDERSCORE, BACKTICK,
-  LF, CR, isDigit, isJsWhitespace,
-} from './chars';
-import { HtmlEnd, HtmlKind, htmlLineCloses, htmlOpening } from './html-flow';
-import { atxContentEnd, atxContentStart, atxOpeningEnd, fenceOpening, isClosingFence, isSetextUnderline } from './leaf-lines';
-import { endContent, type ContentLines } from './content';
-import { ContainerStack, IntStack, newContainer, type Container } from './containers';
-import { LineCursor, isThematicBreak } from './cursor';
-import { BlockTable, DefinitionLabels, HeadingTable, InlineSources, type ContentHost, type ScanResult } from './scan-types';
+import * as chars from './chars';
+import * as htmlFlow from './html-flow';
+import { HtmlEnd, HtmlKind } from './html-flow';
+import * as leafLines from './leaf-lines';
+import * as contentRuns from './content';
+import type { ContentLines } from './content';
+import * as containers from './containers';
+import { ContainerStack, IntStack } from './containers';
+import type { Container } from './containers';
+import * as growth from './growth';
+import * as cursor from './cursor';
+import { LineCursor } from './cursor';
+import { BlockTable, DefinitionLabels, HeadingTable, InlineSources } from './scan-types';
+import type { ContentHost, ScanResult } from './scan-types';
 
 export type { ScanResult } from './scan-types';
 export { BlockTable, HeadingTable, InlineSources } from './scan-types';
+
+// Imported values are bound once, at load (see chars.ts).
+const {
+  BACKTICK, CR, DASH, DIGIT_ONE, DOT, EQUALS, GT, HASH, LF, LT, PLUS, RPAREN, SPACE, STAR, TAB, TILDE, UNDERSCORE, isDigit,
+  isJsWhitespace,
+} = chars;
+const { htmlLineCloses, htmlOpening } = htmlFlow;
+const { atxContentEnd, atxContentStart, atxOpeningEnd, fenceOpening, isClosingFence, isSetextUnderline } = leafLines;
+const { endContent } = contentRuns;
+const { newContainer } = containers;
+const { widened } = growth;
+const { isThematicBreak } = cursor;
 
 const enum Flow {
   None,
@@ -580,9 +596,9 @@ export class BlockScanner extends LineCursor implements ContentHost {
     const content = this.content;
     const line = content.count;
     if (line === content.starts.length) {
-      content.starts = doubled(content.starts);
-      content.ends = doubled(content.ends);
-      content.columns = doubled(content.columns);
+      content.starts = widened(content.starts, line + 1);
+      content.ends = widened(content.ends, line + 1);
+      content.columns = widened(content.columns, line + 1);
     }
     content.starts[line] = this.firstNonSpace;
     content.ends[line] = this.lineEnd;
@@ -600,11 +616,3 @@ export class BlockScanner extends LineCursor implements ContentHost {
 
 /** The empty start of the content columns (a note without paragraphs allocates none). */
 const NO_INTS = new Int32Array(0);
-
-function doubled(column: Int32Array): Int32Array {
-  const wider = new Int32Array(Math.max(16, column.length * 2));
-  wider.set(column);
-  return wider;
-}
-
-

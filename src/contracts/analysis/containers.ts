@@ -9,6 +9,11 @@
  * PAGE_SIZE entries, then one new page per PAGE_SIZE entries); truncate is O(1).
  */
 
+import * as growth from './growth';
+
+// Imported values are bound once, at load (see chars.ts).
+const { grown } = growth;
+
 export interface Container {
   quote: boolean;
   ordered: boolean;
@@ -30,9 +35,10 @@ export function newContainer(): Container {
   return { quote: false, ordered: false, marker: 0, size: 0, initialBlank: false, itemLine: 0, group: 0, closeFlow: false };
 }
 
-const QUOTE = 1;
-const ORDERED = 2;
-const INITIAL_BLANK = 4;
+// Flag bits of an entry.
+const QUOTE_FLAG = 1;
+const ORDERED_FLAG = 2;
+const INITIAL_BLANK_FLAG = 4;
 /** The bullet char or ordered delimiter (ASCII) sits in bits 8-15 of the flags word. */
 const MARKER_SHIFT = 8;
 const MARKER_MASK = 0xff;
@@ -58,9 +64,7 @@ function addRoom(pages: Int32Array[], capacity: number, stride: number): number 
     return FIRST_PAGE;
   }
   if (capacity < PAGE_SIZE) {
-    const wider = new Int32Array(capacity * 2 * stride);
-    wider.set(pages[0] as Int32Array);
-    pages[0] = wider;
+    pages[0] = grown(pages[0] as Int32Array, capacity * 2 * stride);
     return capacity * 2;
   }
   pages.push(new Int32Array(PAGE_SIZE * stride));
@@ -90,7 +94,7 @@ export class ContainerStack {
   }
 
   isQuote(index: number): boolean {
-    return ((this.page(index)[(index & PAGE_MASK) * ENTRY_STRIDE + E_FLAGS] as number) & QUOTE) !== 0;
+    return ((this.page(index)[(index & PAGE_MASK) * ENTRY_STRIDE + E_FLAGS] as number) & QUOTE_FLAG) !== 0;
   }
 
   group(index: number): number {
@@ -101,9 +105,9 @@ export class ContainerStack {
     const page = this.page(index);
     const at = (index & PAGE_MASK) * ENTRY_STRIDE;
     const flags = page[at + E_FLAGS] as number;
-    into.quote = (flags & QUOTE) !== 0;
-    into.ordered = (flags & ORDERED) !== 0;
-    into.initialBlank = (flags & INITIAL_BLANK) !== 0;
+    into.quote = (flags & QUOTE_FLAG) !== 0;
+    into.ordered = (flags & ORDERED_FLAG) !== 0;
+    into.initialBlank = (flags & INITIAL_BLANK_FLAG) !== 0;
     into.marker = (flags >>> MARKER_SHIFT) & MARKER_MASK;
     into.size = flags >>> SIZE_SHIFT;
     into.itemLine = page[at + E_ITEM_LINE] as number;
@@ -115,9 +119,9 @@ export class ContainerStack {
     const page = this.page(index);
     const at = (index & PAGE_MASK) * ENTRY_STRIDE;
     page[at + E_FLAGS] =
-      (from.quote ? QUOTE : 0) |
-      (from.ordered ? ORDERED : 0) |
-      (from.initialBlank ? INITIAL_BLANK : 0) |
+      (from.quote ? QUOTE_FLAG : 0) |
+      (from.ordered ? ORDERED_FLAG : 0) |
+      (from.initialBlank ? INITIAL_BLANK_FLAG : 0) |
       (from.marker << MARKER_SHIFT) |
       (from.size << SIZE_SHIFT);
     page[at + E_ITEM_LINE] = from.itemLine;

@@ -8,9 +8,13 @@
  * Linear bound: O(content length): the lines are joined (or sliced) once
  * for the definitions, and the substance scan reads each char at most once.
  */
-import { AMP, HASH, LBRACKET, LF, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup } from './chars';
-import { parseDefinition } from './definitions';
+import * as chars from './chars';
+import * as definitions from './definitions';
 import type { ContentHost } from './scan-types';
+
+// Imported values are bound once, at load (see chars.ts).
+const { AMP, HASH, LBRACKET, LF, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup } = chars;
+const { parseDefinition } = definitions;
 
 /** The content's lines: entries 0 .. count - 1 of the columns (which the block scan reuses and grows). */
 export interface ContentLines {

@@ -7,7 +7,10 @@
  * Linear bound: eatSpace is O(columns eaten); restIsBlank and
  * restIsThematicBreak are O(1) after one backward scan of the line each.
  */
-import { DASH, SPACE, STAR, TAB } from './chars';
+import * as chars from './chars';
+
+// Imported values are bound once, at load (see chars.ts).
+const { DASH, SPACE, STAR, TAB, isSpaceOrTab } = chars;
 
 export abstract class LineCursor {
   readonly body: string;
@@ -31,7 +34,6 @@ export abstract class LineCursor {
     this.len = body.length;
   }
 
-
   /** Consumes up to `max` columns of spaces/tabs (one column of a tab at a time); returns columns eaten. */
   protected eatSpace(max: number): number {
     const body = this.body;
@@ -53,7 +55,7 @@ export abstract class LineCursor {
   protected atSpace(): boolean {
     if (this.pos >= this.lineEnd) return false;
     const code = this.body.charCodeAt(this.pos);
-    return code === SPACE || code === TAB;
+    return isSpaceOrTab(code);
   }
 
   /** Only spaces/tabs from the cursor to the line end: O(1) after one backward scan per line. */
@@ -85,7 +87,7 @@ export abstract class LineCursor {
     const body = this.body;
     for (let at = this.lineEnd - 1; at >= this.lineStart; at--) {
       const code = body.charCodeAt(at);
-      if (code !== marker && code !== SPACE && code !== TAB) return at;
+      if (code !== marker && !isSpaceOrTab(code)) return at;
     }
     return this.lineStart - 1;
   }
@@ -97,7 +99,7 @@ export function isThematicBreak(body: string, at: number, end: number, marker: n
   for (; at < end; at++) {
     const code = body.charCodeAt(at);
     if (code === marker) count++;
-    else if (code !== SPACE && code !== TAB) return false;
+    else if (!isSpaceOrTab(code)) return false;
   }
   return count >= 3;
 }

@@ -9,11 +9,14 @@
  * the caller stops at the first failure, so a content run is read O(1)
  * times in total (a title scan that fails ends the definitions).
  */
+import * as chars from './chars';
 import type { DefinitionLabels } from './scan-types';
-import { BACKSLASH, COLON, CR, DEL, GT, LBRACKET, LF, LPAREN, LT, QUOTE, APOS, RBRACKET, RPAREN, SPACE, TAB } from './chars';
 
-/** Reads as U+FFFD (micromark's preprocessing), so it is no control char in a destination. */
-const NUL = 0;
+// Imported values are bound once, at load (see chars.ts).
+const {
+  APOS, BACKSLASH, COLON, CR, GT, LBRACKET, LF, LPAREN, LT, NUL, QUOTE, RBRACKET, RPAREN, SPACE, TAB, codeAt, isAsciiControl,
+  isSpaceOrTab,
+} = chars;
 
 /** micromark's label cap: more codes than this and it is not a label. */
 const MAX_LABEL_CODES = 999;
@@ -78,7 +81,8 @@ export function parseDefinition(
   at++;
   // Whitespace, including at most the line endings content can hold.
   at = skipWhitespaceAndLineEndings(text, at);
-  // Destination.
+  // Destination: micromark's factoryDestination without a paren depth limit (link resources have
+  // their own copy, with the limit, in inline-links.ts: see scanRawDestination there).
   let code = codeAt(text, at);
   if (code === LT) {
     at++;
@@ -96,7 +100,7 @@ export function parseDefinition(
       at++;
     }
   } else {
-    if (code === -1 || code === SPACE || code === RPAREN || (code < 32 && code !== NUL) || code === DEL) return -1;
+    if (code === -1 || code === SPACE || code === RPAREN || (isAsciiControl(code) && code !== NUL)) return -1;
     let balance = 0;
     for (;;) {
       code = codeAt(text, at);
@@ -111,7 +115,7 @@ export function parseDefinition(
         at++;
         continue;
       }
-      if (code === -1 || code === SPACE || (code < 32 && code !== NUL) || code === DEL) return -1;
+      if (code === -1 || code === SPACE || (isAsciiControl(code) && code !== NUL)) return -1;
       if (code === BACKSLASH) {
         const next = codeAt(text, at + 1);
         if (next === LPAREN || next === RPAREN || next === BACKSLASH) at++;
@@ -127,18 +131,13 @@ export function parseDefinition(
     return titleEnd;
   }
   at = destinationEnd;
-  while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
+  while (isSpaceOrTab(codeAt(text, at))) at++;
   code = codeAt(text, at);
   if (code === -1 || code === LF) {
     labels.add(labelText, base + start + 1, base + labelEnd);
     return at;
   }
   return -1;
-}
-
-/** The code unit at `at`, -1 past the end (a module function: a closure per call costs a defineProperty under keepNames). */
-function codeAt(text: string, at: number): number {
-  return at < text.length ? text.charCodeAt(at) : -1;
 }
 
 function skipWhitespaceAndLineEndings(text: string, at: number): number {
@@ -168,7 +167,7 @@ function parseTitleAfter(text: string, at: number): number {
     if (code === LF) {
       at++;
       // A title may continue on the next line, after its line prefix.
-      while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
+      while (isSpaceOrTab(codeAt(text, at))) at++;
       continue;
     }
     if (code === BACKSLASH) {
@@ -177,7 +176,7 @@ function parseTitleAfter(text: string, at: number): number {
     }
     at++;
   }
-  while (codeAt(text, at) === SPACE || codeAt(text, at) === TAB) at++;
+  while (isSpaceOrTab(codeAt(text, at))) at++;
   code = codeAt(text, at);
   return code === -1 || code === LF ? at : -1;
 }

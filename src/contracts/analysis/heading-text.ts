@@ -7,9 +7,15 @@
  * text already folded (one regex test) is returned as is, or trimmed.
  * Linear bound: O(text length) time, about 2 bytes per char of scratch.
  */
-import { normalizeNfc } from './inline-engine';
+import * as chars from './chars';
+import * as inlineEngine from './inline-engine';
 import type { InlineText } from './inline-edits';
-import { foldedUnitsToString } from './utf16-units';
+import * as utf16 from './utf16-units';
+
+// Imported values are bound once, at load (see chars.ts).
+const { SPACE } = chars;
+const { normalizeNfc } = inlineEngine;
+const { foldedUnitsToString } = utf16;
 
 export function normalizeHeadingText(raw: string): string {
   return foldWhitespace(normalizeNfc(raw));
@@ -36,8 +42,8 @@ function foldWhitespace(text: string): string {
   const length = text.length;
   // Already folded (the common case): only single spaces, so at most one to trim at each end.
   if (!UNFOLDED.test(text)) {
-    const start = text.charCodeAt(0) === 32 ? 1 : 0;
-    const end = length > start && text.charCodeAt(length - 1) === 32 ? length - 1 : length;
+    const start = text.charCodeAt(0) === SPACE ? 1 : 0;
+    const end = length > start && text.charCodeAt(length - 1) === SPACE ? length - 1 : length;
     return start === 0 && end === length ? text : text.slice(start, end);
   }
   // The units, then folded in place by the same fold the inline pass applies to its results.

@@ -6,10 +6,13 @@
  * Linear bound: every function reads the line once from its start offset,
  * O(line length), with at most 8 chars of look-behind state.
  */
-import {
-  APOS, BACKTICK, COLON, DASH, DOT, EQUALS, GT, LBRACKET, LT, QUESTION, QUOTE, RBRACKET, SLASH, SPACE, TAB,
-  UNDERSCORE, BANG, isAsciiAlpha, isAsciiAlphanumeric,
-} from './chars';
+import * as chars from './chars';
+
+// Imported values are bound once, at load (see chars.ts).
+const {
+  APOS, BACKTICK, BANG, COLON, DASH, DOT, EQUALS, GT, LBRACKET, LT, QUESTION, QUOTE, RBRACKET, SLASH, SPACE, TAB, UNDERSCORE,
+  codeAt, isAsciiAlpha, isAsciiAlphanumeric, isSpaceOrTab,
+} = chars;
 
 export const HTML_RAW_NAMES = ['pre', 'script', 'style', 'textarea'];
 const HTML_BLOCK_NAMES = new Set([
@@ -133,12 +136,12 @@ function opened(kind: HtmlKind, closesOnOpeningLine: boolean): HtmlOpening {
 /** micromark's condition-7 tag: the whole tag, then only spaces/tabs, on this line. */
 function completeTag(body: string, at: number, end: number, closing: boolean): boolean {
   if (closing) {
-    while (codeAt(body, end, at) === SPACE || codeAt(body, end, at) === TAB) at++;
+    while (isSpaceOrTab(codeAt(body, at, end))) at++;
   } else {
     let state = Attr.NameBefore;
     let quote = 0;
     attributes: for (;;) {
-      const c = codeAt(body, end, at);
+      const c = codeAt(body, at, end);
       switch (state) {
         case Attr.NameBefore:
           if (c === SLASH) {
@@ -192,7 +195,7 @@ function completeTag(body: string, at: number, end: number, closing: boolean): b
       }
     }
   }
-  if (codeAt(body, end, at) !== GT) return false;
+  if (codeAt(body, at, end) !== GT) return false;
   at++;
   while (at < end) {
     const c = body.charCodeAt(at);
@@ -211,7 +214,9 @@ export function htmlLineCloses(body: string, from: number, end: number, initial:
     // A state that does not take `code` hands it to Continuation (micromark's `return continuation(code)`).
     switch (state) {
       case HtmlEnd.CommentInside:
-        if (code === DASH) {
+      case HtmlEnd.CdataInside:
+        // `--` of a comment's `-->`, or `]]` of a CDATA's `]]>`: the `>` may come next.
+        if (code === (state === HtmlEnd.CommentInside ? DASH : RBRACKET)) {
           state = HtmlEnd.DeclarationInside;
           continue;
         }
@@ -237,13 +242,6 @@ export function htmlLineCloses(body: string, from: number, end: number, initial:
         }
         state = HtmlEnd.Continuation;
         break;
-      case HtmlEnd.CdataInside:
-        if (code === RBRACKET) {
-          state = HtmlEnd.DeclarationInside;
-          continue;
-        }
-        state = HtmlEnd.Continuation;
-        break;
       case HtmlEnd.DeclarationInside:
         if (code === GT) return true;
         if (code === DASH && kind === HtmlKind.Comment) continue;
@@ -261,9 +259,4 @@ export function htmlLineCloses(body: string, from: number, end: number, initial:
     else if (code === RBRACKET && kind === HtmlKind.Cdata) state = HtmlEnd.CdataInside;
   }
   return false;
-}
-
-/** The code unit at `at` before `end`, else -1 (a module function: a closure per call costs a defineProperty under keepNames). */
-function codeAt(body: string, end: number, at: number): number {
-  return at < end ? body.charCodeAt(at) : -1;
 }

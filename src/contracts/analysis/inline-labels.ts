@@ -32,20 +32,19 @@
  * Full-reference labels (`[text][label]`) are bounded by scanReferenceLabel and also
  * disjoint. A lookup in the hash index reads at most MAX_PROBE + 1 slots and one key
  * whatever the keys (crafted collisions only send spans to the slow path); the index costs
- * O(total key length) once per definitions set (a WeakMap keeps it across the passes of one
- * note). caseFold learns each distinct unit once per pass (one short string each, at most one
- * per span char), and forgetCaseFolds clears what was learnt when the pass ends, so the table
- * never tells which chars an earlier note used. Memory: O(number of definitions), plus one
- * 128 KiB table per isolate once a non-ASCII label char is read (all zeros between passes).
+ * O(total key length) once per definitions set (scratch.ts keeps it across the passes of one
+ * note). caseFold learns each distinct unit once per note (one short string each, at most one
+ * per span char) into scratch.ts, whose reset after the note clears what was learnt, so the
+ * table never tells which chars an earlier note used. Memory: O(number of definitions), plus
+ * one 128 KiB table per isolate once a non-ASCII label char is read (all zeros between notes).
  */
 
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const LBRACKET = 91;
-const BACKSLASH = 92;
-const RBRACKET = 93;
+import * as chars from './chars';
+import * as scratch from './scratch';
+
+// Imported values are bound once, at load (see chars.ts).
+const { BACKSLASH, CR, DEL, LBRACKET, LF, RBRACKET, SPACE, TAB, asciiUpper, isAsciiLower, isSpaceOrEol, isSurrogate } = chars;
+const { caseFolds, labelKeys } = scratch;
 
 /** micromark's normalizeIdentifier: collapse [\t\n\r ]+ to ' ', trim, toLowerCase().toUpperCase(). */
 export function normalizeLabel(label: string): string {
@@ -58,8 +57,8 @@ export function normalizeLabel(label: string): string {
   let fold = false;
   for (let i = 0; i < n; i++) {
     const c = label.charCodeAt(i);
-    if (c >= 127) ascii = false;
-    else if (c >= 97 && c <= 122) lower = true;
+    if (c >= DEL) ascii = false;
+    else if (isAsciiLower(c)) lower = true;
     else if (c === SPACE) {
       if (i === 0 || i === n - 1 || label.charCodeAt(i + 1) <= SPACE) fold = true;
     } else if (c === TAB || c === LF || c === CR) fold = true;
@@ -70,72 +69,52 @@ export function normalizeLabel(label: string): string {
   return folded.toLowerCase().toUpperCase();
 }
 
-function isLabelSpace(c: number): boolean {
-  return c === SPACE || c === TAB || c === LF || c === CR;
-}
-
 /** `label` with every [\t\n\r ]+ run turned into one space and none at either end. */
 function foldWhitespace(label: string): string {
   const words: string[] = [];
   const n = label.length;
   let i = 0;
   for (;;) {
-    while (i < n && isLabelSpace(label.charCodeAt(i))) i++;
+    while (i < n && isSpaceOrEol(label.charCodeAt(i))) i++;
     if (i === n) return words.join(' ');
     const from = i;
-    while (i < n && !isLabelSpace(label.charCodeAt(i))) i++;
+    while (i < n && !isSpaceOrEol(label.charCodeAt(i))) i++;
     words.push(label.slice(from, i));
   }
 }
 
-/**
- * caseFold(c) for a UTF-16 unit c >= 128: `String.fromCharCode(c).toLowerCase().toUpperCase()`
- * as one unit, EXPANDS when that is longer (the units are in `expansions`), or SURROGATE.
- * Exact per unit: for a string without surrogates, `toLowerCase().toUpperCase()` is the
- * concatenation of this mapping over its units, because the one context-dependent lower-case
- * mapping applied without a locale is Final_Sigma (Σ to σ or ς), whose results both upper-case
- * to Σ, and upper-casing without a locale depends on no context (a unit test checks every BMP
- * unit and random strings against normalizeLabel). Learnt lazily: 0 = not asked yet.
- */
-let folded: Uint16Array | null = null;
-const expansions = new Map<number, string>();
-/** The units learnt since the last forgetCaseFolds. */
-const learnt: number[] = [];
 /** Sentinels: lone surrogates, which no single non-surrogate unit folds to. */
 const EXPANDS = 0xd800;
 const SURROGATE = 0xdc00;
 
+/**
+ * caseFold(c) for a UTF-16 unit c >= 128: `String.fromCharCode(c).toLowerCase().toUpperCase()`
+ * as one unit, EXPANDS when that is longer (the units are in caseFolds.expansions), or SURROGATE.
+ * Exact per unit: for a string without surrogates, `toLowerCase().toUpperCase()` is the
+ * concatenation of this mapping over its units, because the one context-dependent lower-case
+ * mapping applied without a locale is Final_Sigma (Σ to σ or ς), whose results both upper-case
+ * to Σ, and upper-casing without a locale depends on no context (a unit test checks every BMP
+ * unit and random strings against normalizeLabel). Learnt lazily into caseFolds.table.
+ */
 function caseFold(c: number): number {
-  const table = (folded ??= new Uint16Array(0x10000));
+  const table = (caseFolds.table ??= new Uint16Array(0x10000));
   const known = table[c] as number;
   return known !== 0 ? known : learnCaseFold(table, c);
 }
 
 /** The label fold of one UTF-16 unit: ASCII a-z upper-cased, others through caseFold (EXPANDS, SURROGATE). */
 function foldUnit(c: number): number {
-  if (c < 128) return c >= 97 && c <= 122 ? c - 32 : c;
+  if (c < 128) return isAsciiLower(c) ? asciiUpper(c) : c;
   return caseFold(c);
 }
 
 function learnCaseFold(table: Uint16Array, c: number): number {
-  learnt.push(c);
-  if (c >= 0xd800 && c <= 0xdfff) return (table[c] = SURROGATE);
+  caseFolds.learnt.push(c);
+  if (isSurrogate(c)) return (table[c] = SURROGATE);
   const mapped = String.fromCharCode(c).toLowerCase().toUpperCase();
   if (mapped.length === 1) return (table[c] = mapped.charCodeAt(0));
-  expansions.set(c, mapped);
+  caseFolds.expansions.set(c, mapped);
   return (table[c] = EXPANDS);
-}
-
-/** Clears every case fold learnt since the last call: what a note's labels held does not outlive its pass. */
-export function forgetCaseFolds(): void {
-  if (folded !== null) for (const c of learnt) folded[c] = 0;
-  learnt.length = 0;
-  expansions.clear();
-}
-
-/** Whether no case fold is kept (the invariant between passes; read by tests). */
-export function keptCaseFoldsAreClear(): boolean {
-  return learnt.length === 0 && expansions.size === 0 && (folded === null || folded.every((unit) => unit === 0));
 }
 
 // FNV-1a over UTF-16 code units.
@@ -161,7 +140,7 @@ const SHARED = -1;
  * that would sit further (crafted to collide) leave the index unusable: lookups then slice and
  * normalize, as without it.
  */
-class KeyIndex {
+export class KeyIndex {
   readonly mask: number;
   readonly slotHash: Int32Array;
   /** Index into `keys` plus one; 0 = empty slot; SHARED. */
@@ -207,13 +186,13 @@ class KeyIndex {
   }
 }
 
-/** One index per definitions set, shared by the passes of a note. */
-const indexes = new WeakMap<ReadonlySet<string>, KeyIndex>();
-
+/** The index of `definitions`: the one the note's earlier passes built for the same set, or a new one kept for the later ones. */
 function keyIndex(definitions: ReadonlySet<string>): KeyIndex {
-  let index = indexes.get(definitions);
-  if (index === undefined) indexes.set(definitions, (index = new KeyIndex(definitions)));
-  return index;
+  if (labelKeys.definitions !== definitions || labelKeys.index === null) {
+    labelKeys.definitions = definitions;
+    labelKeys.index = new KeyIndex(definitions);
+  }
+  return labelKeys.index;
 }
 
 /** Label lookups of one inline pass over `src`. */
@@ -286,7 +265,7 @@ export class LabelLookup {
     let pending = false;
     for (let k = start; k < end; k++) {
       let c = src.charCodeAt(k);
-      if (c <= SPACE && (c === SPACE || c === TAB || c === LF || c === CR)) {
+      if (c <= SPACE && isSpaceOrEol(c)) {
         pending = length > 0;
         continue;
       }
@@ -298,7 +277,7 @@ export class LabelLookup {
       c = foldUnit(c);
       if (c === SURROGATE) return this.definitions.has(normalizeLabel(src.slice(start, end)));
       if (c === EXPANDS) {
-        const units = expansions.get(src.charCodeAt(k)) as string;
+        const units = caseFolds.expansions.get(src.charCodeAt(k)) as string;
         for (let u = 0; u < units.length; u++) hash = mix(hash, units.charCodeAt(u));
         length += units.length;
         continue;
@@ -330,7 +309,7 @@ export class LabelLookup {
     let pending = false;
     for (let k = start; k < end; k++) {
       let c = src.charCodeAt(k);
-      if (c <= SPACE && (c === SPACE || c === TAB || c === LF || c === CR)) {
+      if (c <= SPACE && isSpaceOrEol(c)) {
         pending = at > 0;
         continue;
       }
@@ -340,7 +319,7 @@ export class LabelLookup {
       }
       c = foldUnit(c);
       if (c === EXPANDS) {
-        const units = expansions.get(src.charCodeAt(k)) as string;
+        const units = caseFolds.expansions.get(src.charCodeAt(k)) as string;
         for (let u = 0; u < units.length; u++) if (key.charCodeAt(at++) !== units.charCodeAt(u)) return false;
         continue;
       }

@@ -20,28 +20,15 @@
  * events take O(number of parens).
  */
 
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const QUOTE = 34;
-const APOSTROPHE = 39;
-const LPAREN = 40;
-const RPAREN = 41;
-const LT = 60;
-const GT = 62;
-const BACKSLASH = 92;
+import * as chars from './chars';
+import * as growth from './growth';
+
+// Imported values are bound once, at load (see chars.ts).
+const { APOS, BACKSLASH, CR, DEL, GT, LF, LPAREN, LT, QUOTE, RPAREN, SPACE, isAsciiControl, isSpaceOrEol } = chars;
+const { widened } = growth;
+
 /** Larger than any index (a small integer, unlike Infinity). */
 const NEVER = 0x3fffffff;
-
-/** markdownLineEndingOrSpace (the source holds no CR, but accept it). */
-function isSpaceOrEol(c: number): boolean {
-  return c === SPACE || c === TAB || c === LF || c === CR;
-}
-/** micromark's asciiControl: C0 controls and DEL (NaN = end of input is handled by callers). */
-function isAsciiControl(c: number): boolean {
-  return c < SPACE || c === 127;
-}
 
 /**
  * Link resources `(dest "title")` and whitespace runs. Queries almost always arrive in source
@@ -130,7 +117,7 @@ export class LinkScanner {
     if (isSpaceOrEol(c)) {
       i = this.skipSpace(i);
       c = src.charCodeAt(i);
-      if (c === QUOTE || c === APOSTROPHE || c === LPAREN) {
+      if (c === QUOTE || c === APOS || c === LPAREN) {
         const end = this.titleEnd(c, i + 1);
         if (end < 0) return -1;
         i = this.skipSpace(end + 1);
@@ -146,8 +133,8 @@ export class LinkScanner {
     const titles =
       open === QUOTE
         ? (this.quoteTitles ??= new TitleSearch(src, QUOTE))
-        : open === APOSTROPHE
-          ? (this.apostropheTitles ??= new TitleSearch(src, APOSTROPHE))
+        : open === APOS
+          ? (this.apostropheTitles ??= new TitleSearch(src, APOS))
           : (this.parenTitles ??= new TitleSearch(src, RPAREN));
     return titles.end(i);
   }
@@ -190,6 +177,8 @@ export class LinkScanner {
 
 /** Chars any raw destination may scan directly before the spare allowance is drawn on. */
 const DIRECT_BUDGET = 64;
+/** micromark's paren depth limit for the raw destination of a link resource (a definition's has none). */
+const RESOURCE_PAREN_DEPTH = 32;
 
 /**
  * The closing marker of link titles with one closer kind: for content starting at i, the first
@@ -252,9 +241,12 @@ class TitleSearch {
 }
 
 /**
- * micromark's raw destination (factoryDestination, paren depth limit 32) from i: its end, -1
- * when it fails, or -2 when it runs past `budget` characters undecided. Sets `read.scanStop`, the
- * index after the last char it read.
+ * micromark's raw destination (factoryDestination, paren depth limit RESOURCE_PAREN_DEPTH) from
+ * i: its end, -1 when it fails, or -2 when it runs past `budget` characters undecided. Sets
+ * `read.scanStop`, the index after the last char it read. definitions.ts reads a definition's
+ * destination with its own loop, on purpose: one scanner fed both the block scan's slices of the
+ * body and the inline pass's flat sources gets mixed type feedback, which made the link floods
+ * 5-15% slower.
  */
 function scanRawDestination(src: string, i: number, budget: number, read: { scanStop: number }): number {
   const stop = i + budget;
@@ -270,7 +262,7 @@ function scanRawDestination(src: string, i: number, budget: number, read: { scan
       read.scanStop = i + 1;
       return i;
     }
-    if (c === LPAREN && balance < 32) {
+    if (c === LPAREN && balance < RESOURCE_PAREN_DEPTH) {
       balance++;
       i++;
       continue;
@@ -344,12 +336,8 @@ class ParenTables {
       if (d < min) min = d;
       if (d > max) max = d;
       if (events === eventAt.length) {
-        const at = new Int32Array(events * 2);
-        at.set(eventAt);
-        eventAt = at;
-        const depth = new Int32Array(events * 2);
-        depth.set(eventDepth);
-        eventDepth = depth;
+        eventAt = widened(eventAt, events + 1);
+        eventDepth = widened(eventDepth, events + 1);
       }
       eventAt[events] = k;
       eventDepth[events] = d;
@@ -401,14 +389,14 @@ class ParenTables {
       stop = s;
       while (stop < n) {
         const c = src.charCodeAt(stop);
-        if (c <= SPACE || c === 127) break;
+        if (c <= SPACE || c === DEL) break;
         stop++;
       }
       this.stop = stop;
     }
     // A reach index is just after the paren that changed the depth.
     const close = this.firstReach(base - 1, s) - 1;
-    const overflow = this.firstReach(base + 33, s) - 1;
+    const overflow = this.firstReach(base + RESOURCE_PAREN_DEPTH + 1, s) - 1;
     if (close < stop && close < overflow) return close;
     if (overflow < stop) return -1;
     e = this.stopEvents;

@@ -23,77 +23,18 @@
  */
 
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
+import * as chars from './chars';
+import * as growth from './growth';
 
 export { LinkScanner } from './inline-links';
 
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const QUOTE = 34;
-const HASH = 35;
-const APOSTROPHE = 39;
-const DASH = 45;
-const SLASH = 47;
-const COLON = 58;
-const SEMICOLON = 59;
-const LT = 60;
-const EQUALS = 61;
-const GT = 62;
-const AT = 64;
-const LBRACKET = 91;
-const BACKSLASH = 92;
-const RBRACKET = 93;
-const UNDERSCORE = 95;
-const BACKTICK = 96;
-
-// ASCII classes by table: one load and mask per test (NaN, the end of input, is in no class).
-const ALPHA = 1;
-const DIGIT = 2;
-const ATEXT = 4;
-const PUNCTUATION = 8;
-const CLASSES = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  let bits = 0;
-  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) bits |= ALPHA;
-  if (c >= 48 && c <= 57) bits |= DIGIT;
-  // micromark's asciiAtext: [#-'*+\--9=?A-Z^-~].
-  if ((c >= 35 && c <= 39) || c === 42 || c === 43 || (c >= 45 && c <= 57) || c === 61 || c === 63 || (c >= 65 && c <= 90) || (c >= 94 && c <= 126)) {
-    bits |= ATEXT;
-  }
-  // CommonMark ASCII punctuation (escapable characters).
-  if ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)) bits |= PUNCTUATION;
-  CLASSES[c] = bits;
-}
-function inClass(c: number, bits: number): boolean {
-  return c < 128 && ((CLASSES[c] as number) & bits) !== 0;
-}
-
-export function isAsciiAlpha(c: number): boolean {
-  return inClass(c, ALPHA);
-}
-export function isAsciiDigit(c: number): boolean {
-  return inClass(c, DIGIT);
-}
-export function isAsciiAlphanumeric(c: number): boolean {
-  return inClass(c, ALPHA | DIGIT);
-}
-/** micromark's asciiControl: C0 controls and DEL (NaN = end of input is handled by callers). */
-function isAsciiControl(c: number): boolean {
-  return c < SPACE || c === 127;
-}
-/** micromark's asciiAtext. */
-function isAsciiAtext(c: number): boolean {
-  return inClass(c, ATEXT);
-}
-/** markdownLineEndingOrSpace (the source holds no CR, but accept it). */
-export function isSpaceOrEol(c: number): boolean {
-  return c === SPACE || c === TAB || c === LF || c === CR;
-}
-/** CommonMark ASCII punctuation (escapable characters). */
-export function isAsciiPunctuation(c: number): boolean {
-  return inClass(c, PUNCTUATION);
-}
+// Imported values are bound once, at load (see chars.ts).
+const {
+  APOS, AT, BACKSLASH, BACKTICK, BANG, COLON, CR, DASH, DIGIT_ZERO, DOT, EQUALS, GT, HASH, LBRACKET, LF, LOWER_X, LT, PLUS,
+  QUESTION, QUOTE, RBRACKET, SEMICOLON, SLASH, SPACE, TAB, UNDERSCORE, UPPER_X, isAsciiAlpha, isAsciiAlphanumeric,
+  isAsciiAtext, isAsciiControl, isDigit, isSpaceOrEol,
+} = chars;
+const { widened } = growth;
 
 /** A decoded character reference: where it ends and what it stands for. */
 export interface CharacterReference {
@@ -126,14 +67,14 @@ export function scanCharacterReference(src: string, p: number, into: CharacterRe
   // Numeric: up to 7 decimal or 6 hexadecimal digits, then `;`.
   i++;
   let c = src.charCodeAt(i);
-  const hex = c === 120 || c === 88;
+  const hex = c === LOWER_X || c === UPPER_X;
   if (hex) i++;
   const start = i;
   const max = i + (hex ? 6 : 7);
   let code = 0;
   for (; i < max; i++) {
     c = src.charCodeAt(i);
-    if (c >= 48 && c <= 57) code = code * (hex ? 16 : 10) + (c - 48);
+    if (isDigit(c)) code = code * (hex ? 16 : 10) + (c - DIGIT_ZERO);
     else if (hex && ((c >= 65 && c <= 70) || (c >= 97 && c <= 102))) code = code * 16 + ((c | 32) - 87);
     else break;
   }
@@ -167,12 +108,12 @@ export function scanAutolink(src: string, p: number): number {
   if (isAsciiAlpha(c)) {
     i++;
     c = src.charCodeAt(i);
-    if (c === 43 || c === DASH || c === 46 || isAsciiAlphanumeric(c)) {
+    if (c === PLUS || c === DASH || c === DOT || isAsciiAlphanumeric(c)) {
       let size = 1;
       for (;;) {
         c = src.charCodeAt(i);
         if (c === COLON) return scanAutolinkUrl(src, i + 1);
-        if ((c === 43 || c === DASH || c === 46 || isAsciiAlphanumeric(c)) && size++ < 32) {
+        if ((c === PLUS || c === DASH || c === DOT || isAsciiAlphanumeric(c)) && size++ < 32) {
           i++;
           continue;
         }
@@ -206,7 +147,7 @@ function scanAutolinkEmail(src: string, i: number): number {
   for (;;) {
     const c = src.charCodeAt(i);
     if (!afterDash) {
-      if (c === 46) {
+      if (c === DOT) {
         i++;
         size = 0;
         if (!isAsciiAlphanumeric(src.charCodeAt(i))) return -1;
@@ -280,7 +221,7 @@ export class HtmlScanner {
    */
   private failing: Uint32Array | null = null;
   /** Entry points of the current attribute list still to record: entries[0, entryCount) (reused). */
-  private entries = new Int32Array(16);
+  private entries: Int32Array = new Int32Array(16);
   private entryCount = 0;
 
   constructor(private readonly src: string) {
@@ -294,7 +235,7 @@ export class HtmlScanner {
   scan(p: number): number {
     const src = this.src;
     const c = src.charCodeAt(p + 1);
-    if (c === 33) {
+    if (c === BANG) {
       const d = src.charCodeAt(p + 2);
       if (d === DASH) {
         if (src.charCodeAt(p + 3) !== DASH) return -1;
@@ -312,7 +253,7 @@ export class HtmlScanner {
       }
       return -1;
     }
-    if (c === 63) {
+    if (c === QUESTION) {
       const at = this.instruction.find(p + 2);
       return at < 0 ? -1 : at + 2;
     }
@@ -369,7 +310,7 @@ export class HtmlScanner {
       i++;
       for (;;) {
         c = src.charCodeAt(i);
-        if (c === DASH || c === 46 || c === COLON || c === UNDERSCORE || isAsciiAlphanumeric(c)) i++;
+        if (c === DASH || c === DOT || c === COLON || c === UNDERSCORE || isAsciiAlphanumeric(c)) i++;
         else break;
       }
       let j = i;
@@ -382,7 +323,7 @@ export class HtmlScanner {
       while (isSpaceOrEol(src.charCodeAt(j))) j++;
       c = src.charCodeAt(j);
       if (Number.isNaN(c) || c === LT || c === EQUALS || c === GT || c === BACKTICK) break;
-      if (c === QUOTE || c === APOSTROPHE) {
+      if (c === QUOTE || c === APOS) {
         const close = src.indexOf(c === QUOTE ? '"' : "'", j + 1);
         if (close < 0) break;
         for (let k = j + 1; k < close && !record; k++) record = src.charCodeAt(k) === LT;
@@ -394,7 +335,7 @@ export class HtmlScanner {
       j++;
       for (;;) {
         c = src.charCodeAt(j);
-        if (Number.isNaN(c) || c === QUOTE || c === APOSTROPHE || c === LT || c === EQUALS || c === BACKTICK) {
+        if (Number.isNaN(c) || c === QUOTE || c === APOS || c === LT || c === EQUALS || c === BACKTICK) {
           j = -1;
           break;
         }
@@ -416,11 +357,7 @@ export class HtmlScanner {
   }
 
   private addEntry(i: number): void {
-    if (this.entryCount === this.entries.length) {
-      const grown = new Int32Array(this.entries.length * 2);
-      grown.set(this.entries);
-      this.entries = grown;
-    }
+    if (this.entryCount === this.entries.length) this.entries = widened(this.entries, this.entryCount + 1);
     this.entries[this.entryCount++] = i;
   }
 }

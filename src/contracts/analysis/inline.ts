@@ -11,91 +11,57 @@
  * space (the reference joins siblings with ' ' and folds whitespace) except inside an image
  * label, whose alt is the children's text concatenated without separators.
  *
- * Linear bound: one left-to-right pass over the source. Emphasis is matched over a delimiter
- * list by inline-emphasis.ts (openers-bottom, runs inside a new emphasis matched again as
- * micromark does, see its bound); brackets use a stack with a floor below which link openers are
- * inactive; code spans find their closer through one shared lazy scan (BacktickRuns);
- * lookahead scanners (inline-scanners.ts) are memoized. Each delimiter run, bracket and edit
- * is one fixed-size Int32Array record (inline-edits.ts), written once, in buffers kept from the
- * previous pass; a stream that outgrows its buffer is copied into one sized by its records so far
- * projected over the source, at least doubling, capped by a bound on the records the rest of the
- * source can still make (one scan of that rest per stream, inline-edits.ts). The output is the
- * source with the recorded edits applied, copied once into a code-unit buffer. No recursion. Reference labels
- * (inline-labels.ts) cost O(n) over the whole pass whatever the defined labels' lengths: only
- * spans without a bare bracket are normalized, and those are disjoint.
+ * Linear bound: one left-to-right pass over the source, which stops only at the PASS_TRIGGERS
+ * chars of chars.ts. Emphasis is matched over a delimiter list by inline-emphasis.ts
+ * (openers-bottom, runs inside a new emphasis matched again as micromark does, see its bound);
+ * brackets use a stack with a floor below which link openers are inactive; code spans find their
+ * closer through one shared lazy scan (BacktickRuns); lookahead scanners (inline-scanners.ts) are
+ * memoized. Each edit, delimiter run and bracket is one fixed-size Int32Array record of its
+ * stream (inline-items.ts, inline-delimiters.ts, inline-brackets.ts: only they know the packing),
+ * written once, in buffers kept from the previous pass (scratch.ts); a stream that outgrows its
+ * buffer is copied into one sized by its records so far projected over the source, at least
+ * doubling, capped by its module's bound on the records the rest of the source can still make
+ * (one scan of that rest per stream; growth.ts). The output is the source with the recorded
+ * edits applied, copied once into a code-unit buffer (inline-edits.ts). No recursion. Reference
+ * labels (inline-labels.ts) cost O(n) over the whole pass whatever the defined labels' lengths:
+ * only spans without a bare bracket are normalized, and those are disjoint.
  */
 
-import { classifyCharacter } from 'micromark-util-classify-character';
-import {
-  BacktickRuns,
-  HtmlScanner,
-  LinkScanner,
-  isAsciiPunctuation,
-  scanAutolink,
-  scanCharacterReference,
-  type CharacterReference,
-  scanReferenceLabel,
-} from './inline-scanners';
-import { flatCopy, fromCodeUnits } from './utf16-units';
-import {
-  BEFORE_NUL,
-  BRACKET_STRIDE,
-  B_BOTTOM_IMAGE,
-  B_LABEL,
-  BREAK,
-  CAN_CLOSE,
-  CAN_OPEN,
-  DELIMITER_STRIDE,
-  DROP,
-  D_INFO,
-  D_LEFT,
-  D_NEXT,
-  D_PREV,
-  D_RIGHT,
-  D_START,
-  IMAGE_CLOSE,
-  ITEM_STRIDE,
-  I_END,
-  I_EXTRA,
-  I_KIND_AUX,
-  I_START,
-  LINK_CLOSE,
-  NONE,
-  REPLACE,
-  STAR_BIT,
-  WRAP,
-  giveBackRecordBuffers,
-  grown,
-  grownLength,
-  itemTriggersFrom,
-  openBracketsFrom,
-  renderEdits,
-  type InlineText,
-  runStartsFrom,
-  takeRecordBuffers,
-} from './inline-edits';
+import * as chars from './chars';
+import * as growth from './growth';
+import * as bracketRecords from './inline-brackets';
+import * as runRecords from './inline-delimiters';
+import * as edits from './inline-edits';
 import { EmphasisRuns } from './inline-emphasis';
-import { LabelLookup, forgetCaseFolds } from './inline-labels';
+import * as itemRecords from './inline-items';
+import { LabelLookup } from './inline-labels';
+import * as scanners from './inline-scanners';
+import { BacktickRuns, HtmlScanner, LinkScanner } from './inline-scanners';
+import * as scratch from './scratch';
+import * as utf16 from './utf16-units';
+import type { InlineText } from './inline-edits';
+import type { CharacterReference } from './inline-scanners';
 
 export { normalizeLabel } from './inline-labels';
 
-const TAB = 9;
-const LF = 10;
-const SPACE = 32;
-const EXCLAMATION = 33;
-const AMPERSAND = 38;
-const LPAREN = 40;
-const STAR = 42;
-const LT = 60;
-const LBRACKET = 91;
-const BACKSLASH = 92;
-const RBRACKET = 93;
-const UNDERSCORE = 95;
-const BACKTICK = 96;
-
-/** Characters at which an inline construct may start. */
-const SPECIAL = new Uint8Array(128);
-for (const c of [LF, EXCLAMATION, AMPERSAND, STAR, LT, LBRACKET, BACKSLASH, RBRACKET, UNDERSCORE, BACKTICK]) SPECIAL[c] = 1;
+// Imported values are bound once, at load (see chars.ts).
+const {
+  AMP, ASCII_FLANKS, BACKSLASH, BACKTICK, BANG, FLANK_OTHER, FLANK_PUNCTUATION, LBRACKET, LF, LPAREN, LT, NUL, PASS_TRIGGERS,
+  RBRACKET, REPLACEMENT, SPACE, STAR, TAB, UNDERSCORE, flankClass, isAsciiPunctuation, isSpaceOrTab,
+} = chars;
+const { grown, grownLength } = growth;
+const {
+  BRACKET_STRIDE, bracketBottom, bracketBound, bracketIsImage, bracketLabelStart, setBracketFormed, writeBracket,
+} = bracketRecords;
+const {
+  BEFORE_NUL, CAN_CLOSE, CAN_OPEN, DELIMITER_STRIDE, NONE, runBound, runCanClose, runCanOpen, runNext, runStart, setRunNext,
+  writeRun,
+} = runRecords;
+const { renderEdits } = edits;
+const { BREAK, DROP, IMAGE_CLOSE, ITEM_STRIDE, LINK_CLOSE, REPLACE, WRAP, itemBound, itemStart, writeItem } = itemRecords;
+const { scanAutolink, scanCharacterReference, scanReferenceLabel } = scanners;
+const { giveBackRecordBuffers, takeRecordBuffers } = scratch;
+const { flatCopy, fromCodeUnits } = utf16;
 
 /** Sources of at least this many chars in one line are read from a flat copy (prepareSource). */
 const FLAT_COPY_FROM = 1024;
@@ -103,29 +69,17 @@ const FLAT_COPY_FROM = 1024;
 /** lastCloser not yet computed. */
 const UNKNOWN = -2;
 
-const OTHER = 0;
-const WHITESPACE = 1;
-const PUNCTUATION = 2;
-const ASCII_CLASS = new Uint8Array(128);
-for (let c = 0; c < 128; c++) ASCII_CLASS[c] = classifyCharacter(c) ?? OTHER;
-
-/** micromark's classifyCharacter over one UTF-16 code unit (-1 = start or end of the source). */
-function classify(code: number): number {
-  if (code < 0) return WHITESPACE;
-  if (code < 128) return ASCII_CLASS[code] as number;
-  return classifyCharacter(code) ?? OTHER;
-}
-
 /** CAN_OPEN and CAN_CLOSE of the run of `marker` chars [start, end), by CommonMark's flanking rules. */
 function runFlags(src: string, marker: number, start: number, end: number): number {
   const beforeCode = start > 0 ? src.charCodeAt(start - 1) : -1;
   const afterCode = end < src.length ? src.charCodeAt(end) : -1;
-  const before = beforeCode >= 0 && beforeCode < 128 ? (ASCII_CLASS[beforeCode] as number) : classify(beforeCode);
-  const after = afterCode >= 0 && afterCode < 128 ? (ASCII_CLASS[afterCode] as number) : classify(afterCode);
-  const open = after === OTHER || (after === PUNCTUATION && before !== OTHER);
-  const close = before === OTHER || (before === PUNCTUATION && after !== OTHER);
-  const canOpen = marker === STAR ? open : open && (before !== OTHER || !close);
-  const canClose = marker === STAR ? close : close && (after !== OTHER || !open);
+  // The ASCII lookup written out: flankClass is not always inlined here, and this runs per run.
+  const before = beforeCode >= 0 && beforeCode < 128 ? (ASCII_FLANKS[beforeCode] as number) : flankClass(beforeCode);
+  const after = afterCode >= 0 && afterCode < 128 ? (ASCII_FLANKS[afterCode] as number) : flankClass(afterCode);
+  const open = after === FLANK_OTHER || (after === FLANK_PUNCTUATION && before !== FLANK_OTHER);
+  const close = before === FLANK_OTHER || (before === FLANK_PUNCTUATION && after !== FLANK_OTHER);
+  const canOpen = marker === STAR ? open : open && (before !== FLANK_OTHER || !close);
+  const canClose = marker === STAR ? close : close && (after !== FLANK_OTHER || !open);
   return (canOpen ? CAN_OPEN : 0) | (canClose ? CAN_CLOSE : 0);
 }
 
@@ -134,12 +88,12 @@ function prepareSource(lines: readonly string[]): string {
   const parts: string[] = [];
   for (const line of lines) {
     let start = 0;
-    while (start < line.length && (line.charCodeAt(start) === SPACE || line.charCodeAt(start) === TAB)) start++;
+    while (start < line.length && isSpaceOrTab(line.charCodeAt(start))) start++;
     parts.push(start === 0 ? line : line.slice(start));
   }
   let src = parts.join('\n');
   let end = src.length;
-  while (end > 0 && (src.charCodeAt(end - 1) === SPACE || src.charCodeAt(end - 1) === TAB)) end--;
+  while (end > 0 && isSpaceOrTab(src.charCodeAt(end - 1))) end--;
   // One line is a slice of the note, and so is a trimmed source (a joined one is flat): a long one gets a flat copy.
   const sliced = lines.length === 1 || end < src.length;
   if (end < src.length) src = src.slice(0, end);
@@ -159,16 +113,35 @@ export function inlinePlainText(lines: readonly string[], definitions: ReadonlyS
 
 /** inlinePlainText, with whether that text is already folded, or already its own normalizeHeadingText. */
 export function inlineText(lines: readonly string[], definitions: ReadonlySet<string>): InlineText {
-  try {
-    return runInlinePass(lines, definitions);
-  } finally {
-    forgetCaseFolds();
-  }
+  const pass = passOver(lines, definitions);
+  pass.scan();
+  const text = pass.render();
+  pass.release();
+  return text;
 }
 
-function runInlinePass(lines: readonly string[], definitions: ReadonlySet<string>): InlineText {
+/** The source a pass reads, and where it began each record it wrote, per stream in the order written. */
+export interface RecordPositions {
+  source: string;
+  /** Each item's start. */
+  items: number[];
+  /** Each delimiter run's start. */
+  runs: number[];
+  /** Each bracket's `[`. */
+  brackets: number[];
+}
+
+/** Where the pass over `lines` begins the records it writes, as each stream's growth bound counts them from (read by tests). */
+export function recordPositions(lines: readonly string[], definitions: ReadonlySet<string>): RecordPositions {
+  const pass = passOver(lines, definitions);
+  pass.scan();
+  return pass.positions();
+}
+
+/** A pass over the inline content `lines`, not run yet. */
+function passOver(lines: readonly string[], definitions: ReadonlySet<string>): InlinePass {
   const source = prepareSource(lines);
-  if (!source.includes('\0')) return new InlinePass(source, definitions, null).run();
+  if (!source.includes('\0')) return new InlinePass(source, definitions, null);
   // micromark reads NUL as U+FFFD; remember where, for the one place its output still differs.
   // (One code-unit copy: a global regex replace of many NULs grows superlinearly in V8.)
   const n = source.length;
@@ -176,12 +149,12 @@ function runInlinePass(lines: readonly string[], definitions: ReadonlySet<string
   const units = new Uint16Array(n);
   for (let at = 0; at < n; at++) {
     const c = source.charCodeAt(at);
-    if (c === 0) {
-      units[at] = 0xfffd;
+    if (c === NUL) {
+      units[at] = REPLACEMENT;
       nul[at] = 1;
     } else units[at] = c;
   }
-  return new InlinePass(fromCodeUnits(units, n), definitions, nul).run();
+  return new InlinePass(fromCodeUnits(units, n), definitions, nul);
 }
 
 /** One pass; all state in flat Int32Array records, linked lists by record offset. */
@@ -238,7 +211,8 @@ class InlinePass {
     this.stack = buffers.stack;
   }
 
-  run(): InlineText {
+  /** Records the source's edits: the one left-to-right pass, then emphasis over what is left. */
+  scan(): void {
     const src = this.src;
     const n = this.n;
     let p = 0;
@@ -246,7 +220,7 @@ class InlinePass {
     let textStart = 0;
     while (p < n) {
       const c = src.charCodeAt(p);
-      if (c >= 128 || SPECIAL[c] === 0) {
+      if (c >= 128 || PASS_TRIGGERS[c] === 0) {
         p++;
         continue;
       }
@@ -257,7 +231,7 @@ class InlinePass {
           let tabs = false;
           for (;;) {
             const d = src.charCodeAt(end - 1);
-            if (end > textStart && (d === SPACE || d === TAB)) {
+            if (end > textStart && isSpaceOrTab(d)) {
               if (d === TAB) tabs = true;
               end--;
             } else break;
@@ -281,7 +255,7 @@ class InlinePass {
           } else p++;
           break;
         }
-        case AMPERSAND: {
+        case AMP: {
           const reference = scanCharacterReference(src, p, (this.reference ??= { end: 0, value: '' }));
           if (reference === null) {
             p++;
@@ -333,7 +307,7 @@ class InlinePass {
           textStart = p;
           break;
         }
-        case EXCLAMATION: {
+        case BANG: {
           if (src.charCodeAt(p + 1) !== LBRACKET) {
             p++;
             break;
@@ -361,59 +335,61 @@ class InlinePass {
       }
     }
     this.processEmphasis(NONE);
-    const text = this.render();
-    giveBackRecordBuffers(
-      { items: this.items, delimiters: this.delimiters, brackets: this.brackets, stack: this.stack },
-      this.itemsEnd,
-      this.delimitersEnd,
-      this.bracketsEnd,
-    );
-    return text;
   }
 
-  private item(kind: number, start: number, end: number, aux: number, extra: number): void {
+  /** Gives the record buffers back (the pass reads them no more). */
+  release(): void {
+    giveBackRecordBuffers(
+      { items: this.items, delimiters: this.delimiters, brackets: this.brackets, stack: this.stack },
+      // The stack never held more entries than there were brackets.
+      { items: this.itemsEnd, delimiters: this.delimitersEnd, brackets: this.bracketsEnd, stack: this.bracketsEnd / BRACKET_STRIDE },
+    );
+  }
+
+  /** Where each record began (see RecordPositions); then gives the buffers back. */
+  positions(): RecordPositions {
+    const positions: RecordPositions = { source: this.src, items: [], runs: [], brackets: [] };
+    for (let at = 0; at < this.itemsEnd; at += ITEM_STRIDE) positions.items.push(itemStart(this.items, at));
+    for (let id = 0; id < this.delimitersEnd; id += DELIMITER_STRIDE) positions.runs.push(runStart(this.delimiters, id));
+    for (let id = 0; id < this.bracketsEnd; id += BRACKET_STRIDE) positions.brackets.push(bracketLabelStart(this.brackets, id) - 1);
+    this.release();
+    return positions;
+  }
+
+  private item(kind: number, start: number, end: number, value: number, valueEnd: number): void {
     const at = this.itemsEnd;
     if (at + ITEM_STRIDE > this.items.length) this.growItems(start);
-    const items = this.items;
-    items[at + I_KIND_AUX] = aux * 8 + kind;
-    items[at + I_START] = start;
-    items[at + I_END] = end;
-    items[at + I_EXTRA] = extra;
+    writeItem(this.items, at, kind, start, end, value, valueEnd);
     this.itemsEnd = at + ITEM_STRIDE;
   }
 
   /** Room for one more item record, for an item starting at `start`. */
   private growItems(start: number): void {
     const at = this.itemsEnd;
-    if (this.itemsCap < 0) this.itemsCap = at + ITEM_STRIDE * itemTriggersFrom(this.src, start);
+    if (this.itemsCap < 0) this.itemsCap = at + ITEM_STRIDE * itemBound(this.src, start);
     this.items = grown(this.items, grownLength(at, ITEM_STRIDE, start, this.n, this.itemsCap));
   }
 
   private delimiter(marker: number, start: number, end: number): void {
     const flags = runFlags(this.src, marker, start, end);
-    const canOpen = (flags & CAN_OPEN) !== 0;
+    const canOpen = runCanOpen(flags);
     // A run is only ever used as a closer of an earlier opener with its marker, or as an opener
     // of a later closer: a run with no such partner is literal text whatever else happens, and
     // leaving it out of the list changes no other match (it is never between a matched pair).
     if (canOpen) {
       if (marker === STAR) this.starOpeners = true;
       else this.underscoreOpeners = true;
-      if ((flags & CAN_CLOSE) === 0 && start >= this.lastCloser(marker)) return;
+      if (!runCanClose(flags) && start >= this.lastCloser(marker)) return;
     } else if (!(marker === STAR ? this.starOpeners : this.underscoreOpeners)) return;
     const id = this.delimitersEnd;
     if (id + DELIMITER_STRIDE > this.delimiters.length) {
-      if (this.delimitersCap < 0) this.delimitersCap = id + DELIMITER_STRIDE * runStartsFrom(this.src, start);
+      if (this.delimitersCap < 0) this.delimitersCap = id + DELIMITER_STRIDE * runBound(this.src, start);
       this.delimiters = grown(this.delimiters, grownLength(id, DELIMITER_STRIDE, start, this.n, this.delimitersCap));
     }
     const records = this.delimiters;
     const nulAfter = this.nul !== null && this.nul[end] === 1 ? BEFORE_NUL : 0;
-    records[id + D_INFO] = (end - start) * 16 + (marker === STAR ? STAR_BIT : 0) + flags + nulAfter;
-    records[id + D_START] = start;
-    records[id + D_LEFT] = 0;
-    records[id + D_RIGHT] = 0;
-    records[id + D_PREV] = this.tail;
-    records[id + D_NEXT] = NONE;
-    if (this.tail !== NONE) records[this.tail + D_NEXT] = id;
+    writeRun(records, id, start, end - start, marker, flags | nulAfter, this.tail);
+    if (this.tail !== NONE) setRunNext(records, this.tail, id);
     else this.head = id;
     this.tail = id;
     this.delimitersEnd = id + DELIMITER_STRIDE;
@@ -434,7 +410,7 @@ class InlinePass {
       if (src.charCodeAt(end) !== marker) continue;
       let start = end;
       while (start > 0 && src.charCodeAt(start - 1) === marker) start--;
-      if ((runFlags(src, marker, start, end + 1) & CAN_CLOSE) !== 0) {
+      if (runCanClose(runFlags(src, marker, start, end + 1))) {
         found = start;
         break;
       }
@@ -454,15 +430,14 @@ class InlinePass {
     if (this.linkFloor > this.stackSize) this.linkFloor = this.stackSize;
     const id = this.bracketsEnd;
     if (id + BRACKET_STRIDE > this.brackets.length) {
-      if (this.bracketsCap < 0) this.bracketsCap = id + BRACKET_STRIDE * openBracketsFrom(this.src, labelStart - 1);
+      if (this.bracketsCap < 0) this.bracketsCap = id + BRACKET_STRIDE * bracketBound(this.src, labelStart - 1);
       this.brackets = grown(this.brackets, grownLength(id, BRACKET_STRIDE, labelStart - 1, this.n, this.bracketsCap));
     }
-    this.brackets[id + B_LABEL] = labelStart * 4;
-    this.brackets[id + B_BOTTOM_IMAGE] = (this.tail + 1) * 2 + (image ? 1 : 0);
+    writeBracket(this.brackets, id, labelStart, this.tail, image);
     this.bracketsEnd = id + BRACKET_STRIDE;
     if (this.stackSize === this.stack.length) {
       // Open brackets never outnumber brackets, so the bracket stream's bound caps the stack too.
-      if (this.bracketsCap < 0) this.bracketsCap = id + BRACKET_STRIDE * openBracketsFrom(this.src, labelStart - 1);
+      if (this.bracketsCap < 0) this.bracketsCap = id + BRACKET_STRIDE * bracketBound(this.src, labelStart - 1);
       this.stack = grown(this.stack, grownLength(this.stackSize, 1, labelStart - 1, this.n, this.bracketsCap / BRACKET_STRIDE));
     }
     this.stack[this.stackSize++] = id;
@@ -472,36 +447,35 @@ class InlinePass {
   private closeBracket(p: number): number {
     if (this.stackSize === 0) return -1;
     const opener = this.stack[this.stackSize - 1] as number;
-    const bottomImage = this.brackets[opener + B_BOTTOM_IMAGE] as number;
-    const image = (bottomImage & 1) === 1;
+    const image = bracketIsImage(this.brackets, opener);
     if (!image && this.stackSize - 1 < this.linkFloor) {
       this.stackSize--;
       return -1;
     }
-    const labelStart = (this.brackets[opener + B_LABEL] as number) / 4;
+    const labelStart = bracketLabelStart(this.brackets, opener);
     const next = this.src.charCodeAt(p + 1);
     const end =
       next === LPAREN || next === LBRACKET ? this.resourceOrFullReference(p, labelStart, next) : this.labels.defined(labelStart, p) ? p + 1 : -1;
     this.stackSize--;
     if (end < 0) return -1;
-    // With no delimiter above the bottom there is no emphasis to match and nothing to drop.
-    const bottom = (bottomImage >> 1) - 1;
-    if (bottom !== this.tail) this.processEmphasis(bottom);
-    this.brackets[opener + B_LABEL] = labelStart * 4 + (image ? 2 : 1);
-    this.linked = true;
-    // this.item(image ? IMAGE_CLOSE : LINK_CLOSE, p, end, 0, 0), written out: V8 keeps closeBracket's
-    // optimized code across notes, and after notes where few `]` formed links that call is left out
-    // of line (see PERFORMANCE.md, sixth round).
-    const at = this.itemsEnd;
-    if (at + ITEM_STRIDE > this.items.length) this.growItems(p);
-    const items = this.items;
-    items[at + I_KIND_AUX] = image ? IMAGE_CLOSE : LINK_CLOSE;
-    items[at + I_START] = p;
-    items[at + I_END] = end;
-    items[at + I_EXTRA] = 0;
-    this.itemsEnd = at + ITEM_STRIDE;
-    if (!image) this.linkFloor = this.stackSize;
+    this.formLink(opener, image, p, end);
     return end;
+  }
+
+  /**
+   * Bracket `opener` forms a link (an image when `image`) that the `]` at p closes, up to `end`.
+   * A method of its own: V8 keeps closeBracket's optimized code across notes, and after notes
+   * where few `]` formed links the record writes here would stay out of line in it; this method
+   * is optimized on its own, with them inlined.
+   */
+  private formLink(opener: number, image: boolean, p: number, end: number): void {
+    // With no delimiter above the bottom there is no emphasis to match and nothing to drop.
+    const bottom = bracketBottom(this.brackets, opener);
+    if (bottom !== this.tail) this.processEmphasis(bottom);
+    setBracketFormed(this.brackets, opener, image);
+    this.linked = true;
+    this.item(image ? IMAGE_CLOSE : LINK_CLOSE, p, end, 0, 0);
+    if (!image) this.linkFloor = this.stackSize;
   }
 
   /**
@@ -522,19 +496,19 @@ class InlinePass {
 
   /** Matches emphasis among the delimiters above `bottom`, then drops them all from the list. */
   private processEmphasis(bottom: number): void {
-    const first = bottom === NONE ? this.head : (this.delimiters[bottom + D_NEXT] as number);
+    const first = bottom === NONE ? this.head : runNext(this.delimiters, bottom);
     if (first !== NONE && (this.emphasisRuns ??= new EmphasisRuns()).match(this.delimiters, first, bottom)) this.emphasis = true;
     // Whatever is left above the bottom stays literal.
     if (bottom === NONE) {
       this.head = NONE;
       this.tail = NONE;
     } else {
-      this.delimiters[bottom + D_NEXT] = NONE;
+      setRunNext(this.delimiters, bottom, NONE);
       this.tail = bottom;
     }
   }
 
-  private render(): InlineText {
+  render(): InlineText {
     return renderEdits(this.src, {
       items: this.items,
       itemsEnd: this.itemsEnd,

@@ -5,7 +5,10 @@
  * Linear bound: O(line length) per call; the block scan makes O(1) calls
  * per line for each.
  */
-import { BACKTICK, HASH, SPACE, TAB } from './chars';
+import * as chars from './chars';
+
+// Imported values are bound once, at load (see chars.ts).
+const { BACKTICK, HASH, isSpaceOrTab } = chars;
 
 /** End of the `#{1,6}` opening at `start` when followed by whitespace or line end; else -1. */
 export function atxOpeningEnd(body: string, start: number, end: number): number {
@@ -13,27 +16,27 @@ export function atxOpeningEnd(body: string, start: number, end: number): number 
   while (at < end && body.charCodeAt(at) === HASH && at - start < 6) at++;
   if (at === end) return at;
   const code = body.charCodeAt(at);
-  return code === SPACE || code === TAB ? at : -1;
+  return isSpaceOrTab(code) ? at : -1;
 }
 
 /** Start of the heading text of an ATX line whose opening ends at `openEnd`. */
 export function atxContentStart(body: string, openEnd: number, end: number): number {
   let from = openEnd;
-  while (from < end && isBlank(body.charCodeAt(from))) from++;
+  while (from < end && isSpaceOrTab(body.charCodeAt(from))) from++;
   return from;
 }
 
 /** End of the heading text that starts at `from` (atxContentStart): the closing sequence and blanks removed. */
 export function atxContentEnd(body: string, from: number, end: number): number {
   let to = end;
-  while (to > from && isBlank(body.charCodeAt(to - 1))) to--;
+  while (to > from && isSpaceOrTab(body.charCodeAt(to - 1))) to--;
   if (to > from && body.charCodeAt(to - 1) === HASH) {
     let run = to;
     while (run > from && body.charCodeAt(run - 1) === HASH) run--;
     if (run === from) to = from;
-    else if (isBlank(body.charCodeAt(run - 1))) {
+    else if (isSpaceOrTab(body.charCodeAt(run - 1))) {
       to = run;
-      while (to > from && isBlank(body.charCodeAt(to - 1))) to--;
+      while (to > from && isSpaceOrTab(body.charCodeAt(to - 1))) to--;
     }
   }
   return to;
@@ -56,7 +59,7 @@ export function isClosingFence(body: string, start: number, end: number, marker:
   let at = start;
   while (at < end && body.charCodeAt(at) === marker) at++;
   if (at - start < size) return false;
-  for (; at < end; at++) if (!isBlank(body.charCodeAt(at))) return false;
+  for (; at < end; at++) if (!isSpaceOrTab(body.charCodeAt(at))) return false;
   return true;
 }
 
@@ -64,10 +67,6 @@ export function isClosingFence(body: string, start: number, end: number, marker:
 export function isSetextUnderline(body: string, start: number, end: number, marker: number): boolean {
   let at = start;
   while (at < end && body.charCodeAt(at) === marker) at++;
-  for (; at < end; at++) if (!isBlank(body.charCodeAt(at))) return false;
+  for (; at < end; at++) if (!isSpaceOrTab(body.charCodeAt(at))) return false;
   return true;
-}
-
-function isBlank(code: number): boolean {
-  return code === SPACE || code === TAB;
 }

@@ -14,7 +14,7 @@
  * is NFC as it is.
  *
  * Combining classes are never tabulated here: they are learned from the engine itself, one
- * code point at a time (cached for the call, forgotten when it returns), by asking whether two
+ * code point at a time (kept in scratch.ts for the note, forgotten after it), by asking whether two
  * marks swap under NFD. Classes are kept as an ordered list of representatives, so a new mark
  * is placed by binary search.
  *
@@ -24,18 +24,28 @@
  * cut group; the walk back over each engine answer is bounded by the units it was given.
  */
 
-import { type UnitsKind, unitsToString } from './utf16-units';
+import * as chars from './chars';
+import * as growth from './growth';
+import * as scratch from './scratch';
+import * as utf16 from './utf16-units';
+import type { UnitsKind } from './utf16-units';
 
-const FIRST_COMBINING = 0x300;
+// Imported values are bound once, at load (see chars.ts).
+const {
+  FIRST_COMBINING, HIGHEST_CLASS_MARK_CODE, LOWEST_CLASS_MARK_CODE, isHighSurrogate, isLowSurrogate, isSurrogate,
+} = chars;
+const { grown } = growth;
+const { nfcLearning } = scratch;
+const { unitsToString } = utf16;
+
 const MIN_STRETCH = 32;
 const ABOVE_LATIN = /[^\0-\u02ff]/;
 /** 32 units at or above U+0300 (spelled so: V8 runs `[...]{32}` about 4x slower on two-byte text). */
 const LONG_STRETCH = /[\u0300-\uffff][\u0300-\uffff]{31}/;
-/** COMBINING GREEK YPOGEGRAMMENI (class 240, the highest) and COMBINING TILDE OVERLAY (class 1). */
-const HIGHEST_CLASS_MARK = '\u0345';
-const LOWEST_CLASS_MARK = '\u0334';
+const HIGHEST_CLASS_MARK = String.fromCharCode(HIGHEST_CLASS_MARK_CODE);
+const LOWEST_CLASS_MARK = String.fromCharCode(LOWEST_CLASS_MARK_CODE);
 
-interface CombiningClass {
+export interface CombiningClass {
   /** Permanent (creation order). */
   id: number;
   representative: string;
@@ -43,36 +53,22 @@ interface CombiningClass {
   rank: number;
 }
 
-interface CodePointInfo {
+export interface CodePointInfo {
   /** The canonical decomposition, split into code points. */
   parts: string[];
   /** Per part: null for a starter, else its combining class. */
   classes: (CombiningClass | null)[];
 }
 
-const classes: CombiningClass[] = [];
-/** rankById[id] = classes[...].rank, kept in step with `classes`. */
-const rankById: number[] = [];
-const partClass = new Map<string, CombiningClass | null>();
-const infoCache = new Map<number, CodePointInfo>();
-
-/** Whether any of the learned state above (or bmpKind below) holds an entry. */
-let learned = false;
-
 /**
- * Forgets everything learned: nothing derived from one text (not even which code points it
- * used) outlives the call that normalized it.
+ * What is learnt from the engine (scratch.ts keeps it for the note, then forgets it): the classes
+ * in canonical order; rankById[id] = classes[...].rank, kept in step with `classes`; the class of
+ * each decomposition part and the decomposition of each code point; per BMP code unit its kind
+ * (0 unknown; 1 its decomposition holds no non-starter, copied as is; 2 a non-starter that NFD
+ * keeps as is; 3 other, decomposed before sorting, also surrogates) and, for kind 2, the id of
+ * its class.
  */
-function forget(): void {
-  if (!learned) return;
-  classes.length = 0;
-  rankById.length = 0;
-  partClass.clear();
-  infoCache.clear();
-  bmpKind.fill(0);
-  bmpClassId.fill(0);
-  learned = false;
-}
+const { classes, rankById, partClass, infoCache, bmpKind, bmpClassId } = nfcLearning;
 
 /** Whether NFD puts b before a in "a b" (both single, fully decomposed code points). */
 function swaps(a: string, b: string): boolean {
@@ -116,7 +112,7 @@ function classOf(part: string): CombiningClass | null {
 function infoOf(codePoint: number): CodePointInfo {
   let info = infoCache.get(codePoint);
   if (info === undefined) {
-    learned = true;
+    nfcLearning.learned = true;
     const parts = Array.from(String.fromCodePoint(codePoint).normalize('NFD'));
     info = { parts, classes: parts.map(classOf) };
     infoCache.set(codePoint, info);
@@ -124,19 +120,11 @@ function infoOf(codePoint: number): CodePointInfo {
   return info;
 }
 
-/**
- * Per BMP code unit: 0 unknown; 1 its decomposition holds no non-starter (copied as is);
- * 2 a non-starter that NFD keeps as is; 3 other (decomposed before sorting; also surrogates).
- */
-const bmpKind = new Uint8Array(0x10000);
-/** For kind 2: the id of its class. */
-const bmpClassId = new Uint16Array(0x10000);
-
 function kindOf(unit: number): number {
   let kind = bmpKind[unit] as number;
   if (kind === 0) {
     kind = 3;
-    if (unit < 0xd800 || unit > 0xdfff) {
+    if (!isSurrogate(unit)) {
       const info = infoOf(unit);
       if (info.classes.every((c) => c === null)) kind = 1;
       else if (info.parts.length === 1 && info.parts[0] === String.fromCharCode(unit)) {
@@ -144,11 +132,11 @@ function kindOf(unit: number): number {
         bmpClassId[unit] = (info.classes[0] as CombiningClass).id;
       }
     }
+    nfcLearning.learned = true;
     bmpKind[unit] = kind;
   }
   return kind;
 }
-
 
 /** The class id of the code point ending at text[at - 1] (-1 for a starter or a code point never learned). */
 function classIdBefore(text: string, at: number): number {
@@ -204,7 +192,7 @@ function reorderStretch(text: string, start: number, keepUnits: number): Stretch
     }
     const codePoint = text.codePointAt(at) as number;
     at += codePoint > 0xffff ? 2 : 1;
-    if (codePoint >= 0xd800 && codePoint <= 0xdfff) writer.loneSurrogate = true;
+    if (isSurrogate(codePoint)) writer.loneSurrogate = true;
     const info = infoOf(codePoint);
     for (let i = 0; i < info.parts.length; i++) {
       const c = info.classes[i] as CombiningClass | null;
@@ -320,12 +308,8 @@ class StretchWriter {
    */
   private grow(): void {
     const size = this.units.length;
-    const units = new Uint16Array(size >= 1 << 16 ? Math.max(size * 2, this.textLeft + 64) : size * 2);
-    units.set(this.units);
-    this.units = units;
-    const ids = new Uint16Array(units.length);
-    ids.set(this.ids.subarray(0, this.length));
-    this.ids = ids;
+    this.units = grown(this.units, size >= 1 << 16 ? Math.max(size * 2, this.textLeft + 64) : size * 2);
+    this.ids = grown(this.ids, this.units.length);
   }
 
   /** Ends the run of non-starters units[runStart, length): sorts it, records its long groups. */
@@ -471,11 +455,7 @@ export function normalizeNfc(text: string): string {
 
 /** normalizeNfc with the group cut at `keepUnits` units (exported so tests can cut short groups). */
 export function normalizeNfcKeeping(text: string, keepUnits: number): string {
-  try {
-    return normalizeWithLearning(text, keepUnits) ?? normalizeWithLearning(text, Number.POSITIVE_INFINITY) ?? '';
-  } finally {
-    forget();
-  }
+  return normalizeWithLearning(text, keepUnits) ?? normalizeWithLearning(text, Number.POSITIVE_INFINITY) ?? '';
 }
 
 /** null when a cut proved unsound (see emitStretch). */
@@ -518,11 +498,4 @@ function startsNoStretch(unit: number): boolean {
   if (unit < FIRST_COMBINING) return true;
   const kind = bmpKind[unit] as number;
   return (kind === 0 ? kindOf(unit) : kind) === 1;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -9,20 +9,16 @@
  * O(1) amortized per add (columns double), O(lines) for InlineSources.lines,
  * O(label length) for DefinitionLabels.label.
  */
-import { foldLabel } from './definitions';
+import * as definitions from './definitions';
+import * as growth from './growth';
+
+// Imported values are bound once, at load (see chars.ts).
+const { foldLabel } = definitions;
+const { grown, widened } = growth;
 
 /** The empty start of every column (shared: a scan of a small note allocates only the columns it fills). */
 const NO_INTS = new Int32Array(0);
 const NO_BYTES = new Uint8Array(0);
-
-/** `column` copied into one at least twice as long (at least 16) and at least `needed` long. */
-function widened(column: Int32Array, needed: number): Int32Array {
-  let capacity = Math.max(16, 2 * column.length);
-  while (capacity < needed) capacity *= 2;
-  const wider = new Int32Array(capacity);
-  wider.set(column);
-  return wider;
-}
 
 /**
  * The inline sources (a heading's text lines or a paragraph's lines, container prefixes removed):
@@ -114,9 +110,7 @@ export class BlockTable {
       const needed = this.count + 1;
       this.start = widened(this.start, needed);
       this.pendingFirst = widened(this.pendingFirst, needed);
-      const substantive = new Uint8Array(this.start.length);
-      substantive.set(this.substantive);
-      this.substantive = substantive;
+      this.substantive = grown(this.substantive, this.start.length);
     }
     this.start[this.count] = start;
     this.substantive[this.count] = 0;

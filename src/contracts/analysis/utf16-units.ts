@@ -5,11 +5,16 @@
  * equals the units read one by one (String.fromCharCode of each), given that `kind` tells the
  * truth about the range: 'ascii' (every unit below 0x80), 'well-formed' (no lone surrogate)
  * or 'any'. Also here: flatCopy, an equal string that the engine holds in one flat piece.
- * Linear bound: O(to - from), one copy for 'ascii' (into a byte buffer kept between calls, up to
+ * Linear bound: O(to - from), one copy for 'ascii' (into the byte buffer scratch.ts keeps, up to
  * 1 MiB) and one decode; fromCodeUnits adds one classifying scan; flatCopy is one copy.
  */
 
-import { isJsWhitespace } from './chars';
+import * as chars from './chars';
+import * as scratch from './scratch';
+
+// Imported values are bound once, at load (see chars.ts).
+const { CR, SPACE, TAB, isJsWhitespace, isSurrogate } = chars;
+const { asciiBuffer } = scratch;
 
 /** Typed arrays are read in the platform's byte order; the utf-16le decoder needs it little-endian. */
 const LITTLE_ENDIAN = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;
@@ -51,11 +56,11 @@ export function foldedAsciiToString(units: Uint16Array, length: number): string 
   let space = false;
   for (let k = 0; k < length; k++) {
     const unit = units[k] as number;
-    if (unit === 32 || (unit <= 13 && unit >= 9)) {
+    if (unit === SPACE || (unit <= CR && unit >= TAB)) {
       space = true;
       continue;
     }
-    if (space && size > 0) bytes[size++] = 32;
+    if (space && size > 0) bytes[size++] = SPACE;
     space = false;
     bytes[size++] = unit;
   }
@@ -90,11 +95,11 @@ export function foldedUnitsToString(units: Uint16Array, length: number): string 
       space = true;
       continue;
     }
-    if (space && size > 0) units[size++] = 32;
+    if (space && size > 0) units[size++] = SPACE;
     space = false;
     units[size++] = unit;
     bits |= unit;
-    if ((unit & 0xf800) === 0xd800) surrogate = true;
+    if (isSurrogate(unit)) surrogate = true;
   }
   return unitsToString(units, 0, size, bits < 0x80 ? 'ascii' : surrogate ? 'any' : 'well-formed');
 }
@@ -103,34 +108,16 @@ export function foldedUnitsToString(units: Uint16Array, length: number): string 
  * `text`, held by the engine as one flat string of its own. A slice of a longer string (every
  * line the block scan hands on is one) is read through its parent on each charCodeAt, and the
  * inline pass reads its source several times: in paired runs at 1M chars that indirection cost
- * more than this copy (see PERFORMANCE.md, seventh round). A structured clone copies the chars
- * into a new flat string whatever they are, lone surrogates included (here about 0.8 ms per
- * million ASCII chars, 1.8 ms two-byte).
+ * more than this copy. A structured clone copies the chars into a new flat string whatever they
+ * are, lone surrogates included (here about 0.8 ms per million ASCII chars, 1.8 ms two-byte).
  */
 export function flatCopy(text: string): string {
   return typeof structuredClone === 'function' ? structuredClone(text) : text;
 }
 
-/**
- * Bytes for the ASCII paths, kept from call to call (at most ASCII_SCRATCH_BYTES), so a large
- * ASCII result costs no byte buffer of its own beside its string. No note text outlives a call:
- * decodeAscii zeroes what the call wrote.
- */
-const ASCII_SCRATCH_BYTES = 1 << 20;
-let asciiScratch = new Uint8Array(0);
-
-/** A byte buffer of at least `length` bytes: the kept scratch, or a fresh one past its limit. */
-function asciiBuffer(length: number): Uint8Array {
-  if (length > ASCII_SCRATCH_BYTES) return new Uint8Array(length);
-  if (asciiScratch.length < length) asciiScratch = new Uint8Array(Math.min(ASCII_SCRATCH_BYTES, Math.max(length, 2 * asciiScratch.length, 4096)));
-  return asciiScratch;
-}
-
-/** The string of the ASCII bytes[0, size) (a decoder exists); the kept scratch is zeroed over them. */
+/** The string of the ASCII bytes[0, size) (a decoder exists). */
 function decodeAscii(bytes: Uint8Array, size: number): string {
-  const text = (utf8 as TextDecoder).decode(bytes.subarray(0, size));
-  if (bytes === asciiScratch) bytes.fill(0, 0, size);
-  return text;
+  return (utf8 as TextDecoder).decode(bytes.subarray(0, size));
 }
 
 /** The string of units[0, length), whatever they hold: the units are classified here, then decoded. */
@@ -138,13 +125,8 @@ export function fromCodeUnits(units: Uint16Array, length: number): string {
   let bits = 0;
   for (let k = 0; k < length; k++) {
     const unit = units[k] as number;
-    if ((unit & 0xf800) === 0xd800) return unitsToString(units, 0, length, 'any');
+    if (isSurrogate(unit)) return unitsToString(units, 0, length, 'any');
     bits |= unit;
   }
   return unitsToString(units, 0, length, bits < 0x80 ? 'ascii' : 'well-formed');
-}
-
-/** Whether the kept ASCII scratch holds only zeros (the invariant above; read by tests). */
-export function keptAsciiBytesAreZero(): boolean {
-  return asciiScratch.every((byte) => byte === 0);
 }

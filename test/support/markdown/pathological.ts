@@ -1,6 +1,8 @@
 /**
  * The pathological inputs of cmark's and md4c's test/pathological_tests.py
- * (plus the shapes issue 10 measured), rebuilt from their descriptions and
+ * (plus floods of the inline constructs read with lookahead or matched
+ * again: label chains, link titles and destinations, raw HTML, character
+ * references, emphasis), rebuilt from their descriptions and
  * scaled to a target size, and placed where a note can hold them: an ATX
  * heading, a setext heading or a paragraph (inline shapes), or as the
  * whole note (block shapes). The one list of pathological shapes: used by

@@ -4,7 +4,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes } from 'mdast';
 import { describe, expect, it } from 'vitest';
 import { inlinePlainText, inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
-import { grownLength } from '../../../src/contracts/analysis/inline-edits';
+import { grownLength } from '../../../src/contracts/analysis/growth';
 import { normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
 import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
 import { inlineCase } from './generators';
