@@ -49,8 +49,12 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { parse, postprocess, preprocess } from 'micromark';
 import { buildContract, decodeWireFrontmatter } from '../src/contracts';
 import { analyzeWithMdast } from '../src/contracts/markdown';
-import { analyzeNote, runContractsWith, scanBlocks, type Analyzer } from '../src/contracts/analysis';
-import type { Frontmatter, SectionSource } from '../src/contracts/types';
+import { analyzeNote, scanBlocks, type NoteStructure } from '../src/contracts/analysis';
+import { buildAllContracts, structureAnalyzer } from '../src/contracts/registry';
+import type { Frontmatter, NoteOutline, SectionSource } from '../src/contracts/types';
+
+/** A Markdown analysis answering a NoteStructure: the linear one or the micromark oracle. */
+type Analyzer = (body: string) => NoteStructure;
 import { pathologicalCases, pathologicalNote, type Position } from '../test/support/markdown/pathological';
 import { countOption, parseOptionsOrExit } from './cli-options.mjs';
 import { figure, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';
@@ -254,8 +258,8 @@ function exposeGc(): () => void {
 function runInput(analyze: Analyzer, input: Input): number {
   let sink = 0;
   for (const note of input.notes) {
-    const payloads = runContractsWith(analyze, note.path, note.frontmatter, note.body);
-    sink += payloads.section_source.sections.length + payloads.note_outline.headings.length;
+    const payloads = buildAllContracts(note.path, note.frontmatter, note.body, { analyze: structureAnalyzer(analyze) });
+    sink += (payloads.section_source as SectionSource).sections.length + (payloads.note_outline as NoteOutline).headings.length;
   }
   return sink;
 }

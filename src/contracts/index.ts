@@ -11,10 +11,12 @@ export { decodeWireFrontmatter } from './frontmatter';
 export { normalizeHostedPath, normalizeOutlinePath, normalizeTreePath, normalizeFacetPath } from './paths';
 export { normalizeSlug } from './slug';
 export {
+  buildAllContracts,
   buildContract,
   contractForTool,
   contractNamed,
   linearAnalyzer,
+  structureAnalyzer,
   CONTRACT_NAMES,
   MAX_PAYLOAD_BYTES,
   type ColumnsAnalyzer,
@@ -25,16 +27,3 @@ export { jsonStringBytes, jsonValueBytes, noteOutlineBytes, documentTreeBytes, s
 export { ContractError, type ContractErrorKind } from './errors';
 export { MAX_NOTE_INPUT_CHARS, MAX_NOTE_HEADINGS, type NoteStructure, type HeadingInfo, type BlockInfo } from './analysis/structure';
 export * from './types';
-
-import { buildNoteOutline } from './note-outline';
-import { buildDocumentTree } from './document-tree';
-import { buildMetadataFacets } from './metadata-facets';
-import { buildSectionSource } from './section-source';
-
-/** The plain builders by contract name. TRANSITIONAL: tests move to buildContract. */
-export const CONTRACTS = {
-  note_outline: buildNoteOutline,
-  document_tree: buildDocumentTree,
-  metadata_facets: buildMetadataFacets,
-  section_source: buildSectionSource,
-} as const;

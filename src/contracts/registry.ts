@@ -14,7 +14,7 @@
  */
 import { ContractError } from './errors';
 import { analyzeNoteColumns } from './analysis/analyze';
-import { MAX_NOTE_HEADINGS, type StructureColumns } from './analysis/structure';
+import { MAX_NOTE_HEADINGS, columnsOf, type NoteStructure, type StructureColumns } from './analysis/structure';
 import { buildMetadataFacets } from './metadata-facets';
 import { outlineFromColumns } from './note-outline';
 import { treeFromOutline } from './document-tree';
@@ -175,6 +175,11 @@ export function contractForTool(tool: string): ContractSpec | undefined {
 /** The request path's analyzer: the linear analysis, heading texts computed for the headings answered. */
 export const linearAnalyzer: ColumnsAnalyzer = (body, headingTextLimit) => analyzeNoteColumns(body, headingTextLimit);
 
+/** An analysis that answers a NoteStructure (the micromark oracle, analyzeNote) as a ColumnsAnalyzer. */
+export function structureAnalyzer(analyze: (body: string) => NoteStructure): ColumnsAnalyzer {
+  return (body) => columnsOf(analyze(body));
+}
+
 export interface BuildOptions {
   analyze?: ColumnsAnalyzer;
   maxBytes?: number;
@@ -199,4 +204,17 @@ export function buildContract(
   }
   if (sized.bytes > maxBytes) throw new ContractError('NoteTooComplex');
   return sized.build();
+}
+
+/** Every contract's payload for one note, each built by buildContract (tests and the bench compare analyzers with it). */
+export function buildAllContracts(
+  path: string,
+  frontmatter: Frontmatter,
+  body: string,
+  options: BuildOptions = {},
+): Record<ContractName, ContractPayload> {
+  return Object.fromEntries(CONTRACT_NAMES.map((name) => [name, buildContract(name, path, frontmatter, body, options)])) as Record<
+    ContractName,
+    ContractPayload
+  >;
 }

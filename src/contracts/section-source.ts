@@ -16,7 +16,7 @@ export function buildSectionSource(path: string, frontmatter: Frontmatter, body:
   return sectionSourceFromColumns(path, frontmatter, analyzeNoteColumns(body, MAX_NOTE_HEADINGS));
 }
 
-/** SectionSource from an analyzed body (shared with the side-by-side runner in analysis/contracts.ts). */
+/** SectionSource from an analyzed body, as a NoteStructure. */
 export function sectionSourceFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): SectionSource {
   return sectionSourceFromColumns(path, frontmatter, columnsOf(structure));
 }

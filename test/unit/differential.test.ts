@@ -13,8 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONTRACTS, CONTRACT_NAMES, ContractError, decodeWireFrontmatter } from '../../src/contracts';
-import { analyzeNote, runContractsWith } from '../../src/contracts/analysis';
+import { CONTRACT_NAMES, ContractError, buildAllContracts, buildContract, decodeWireFrontmatter, structureAnalyzer } from '../../src/contracts';
+import { analyzeNote } from '../../src/contracts/analysis';
 import { analyzeWithMdast } from '../../src/contracts/markdown';
 import type { Frontmatter } from '../../src/contracts/types';
 import {
@@ -46,15 +46,15 @@ describe.skipIf(!corpusPresent)('linear analysis on the shared corpus', () => {
     for (const note of notes) expect(differential(note.body), note.path).toBeNull();
   }, 60_000);
 
-  it('yields the four reference payloads, through the helper and through CONTRACTS', () => {
+  it('yields the four reference payloads, through the NoteStructure analysis and the request path', () => {
     expect(expected.length).toBe(notes.length);
     notes.forEach((note, index) => {
       const frontmatter = decodeWireFrontmatter(JSON.stringify(note.frontmatter)) as Frontmatter;
-      const payloads = runContractsWith(analyzeNote, note.path, frontmatter, note.body);
+      const payloads = buildAllContracts(note.path, frontmatter, note.body, { analyze: structureAnalyzer(analyzeNote) });
       for (const name of CONTRACT_NAMES) {
         const want = JSON.stringify(expected[index][`get_${name}`]);
         expect(JSON.stringify(payloads[name]), `${note.path} ${name}`).toBe(want);
-        expect(JSON.stringify(CONTRACTS[name](note.path, frontmatter, note.body)), `${note.path} ${name} (CONTRACTS)`).toBe(want);
+        expect(JSON.stringify(buildContract(name, note.path, frontmatter, note.body)), `${note.path} ${name} (buildContract)`).toBe(want);
       }
     });
   }, 60_000);

@@ -7,5 +7,4 @@
  */
 export { analyzeNote, analyzeNoteColumns } from './analyze';
 export { scanBlocks, type ScanResult } from './block-scan';
-export { runContractsWith, type Analyzer, type ContractPayloads } from './contracts';
 export * from './structure';

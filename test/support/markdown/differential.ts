@@ -4,7 +4,11 @@
  * built from it. Errors count as results (the ContractError kind), so a
  * refusal on one side and an answer on the other is a mismatch.
  */
-import { analyzeNote, runContractsWith, type Analyzer } from '../../../src/contracts/analysis';
+import { analyzeNote } from '../../../src/contracts/analysis';
+import { buildAllContracts, structureAnalyzer } from '../../../src/contracts/registry';
+import type { NoteStructure } from '../../../src/contracts/analysis/structure';
+
+type Analyzer = (body: string) => NoteStructure;
 import { analyzeWithMdast } from '../../../src/contracts/markdown';
 
 const PATH = 'notes/differential.md';
@@ -22,7 +26,8 @@ function outcome(run: () => unknown): string {
 function results(analyze: Analyzer, body: string): string[] {
   let structure: ReturnType<Analyzer> | undefined;
   const once: Analyzer = (text) => (structure ??= analyze(text));
-  return [outcome(() => once(body)), outcome(() => runContractsWith(once, PATH, FRONTMATTER, body))];
+  const payloads = () => buildAllContracts(PATH, FRONTMATTER, body, { analyze: structureAnalyzer(once), maxBytes: Number.POSITIVE_INFINITY });
+  return [outcome(() => once(body)), outcome(payloads)];
 }
 
 /** null when both sides agree; otherwise a short description of the first difference (no body text). */

@@ -6,8 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONTRACTS, CONTRACT_NAMES } from '../../../src/contracts';
-import { runContractsWith } from '../../../src/contracts/analysis';
+import { CONTRACT_NAMES, buildAllContracts, buildContract, structureAnalyzer } from '../../../src/contracts';
 import { ContainerStack, IntStack, newContainer, type Container } from '../../../src/contracts/analysis/containers';
 import { analyzeWithMdast } from '../../../src/contracts/markdown';
 
@@ -60,8 +59,8 @@ describe('block quotes and list items against the oracle', () => {
     const note = fc.array(line, { minLength: 1, maxLength: 16 }).map((lines) => lines.join('\n'));
     fc.assert(
       fc.property(note, (body) => {
-        const oracle = runContractsWith(analyzeWithMdast, PATH, {}, body);
-        for (const name of CONTRACT_NAMES) expect(JSON.stringify(CONTRACTS[name](PATH, {}, body)), `${name}: ${JSON.stringify(body)}`).toBe(JSON.stringify(oracle[name]));
+        const oracle = buildAllContracts(PATH, {}, body, { analyze: structureAnalyzer(analyzeWithMdast) });
+        for (const name of CONTRACT_NAMES) expect(JSON.stringify(buildContract(name, PATH, {}, body)), `${name}: ${JSON.stringify(body)}`).toBe(JSON.stringify(oracle[name]));
       }),
       { numRuns: 1500, seed: 20261123 },
     );
@@ -72,8 +71,8 @@ describe('block quotes and list items against the oracle', () => {
       // 600 containers or more (a `1. > ` unit opens two), so every unit crosses the 512-entry page boundary.
       const depth = Math.ceil(1200 / unit.length) * (unit === '1. > ' ? 2 : 1);
       for (const body of [unit.repeat(depth) + 'a\n', unit.repeat(depth) + '# h\n\n' + unit.repeat(depth >> 1) + '\n' + unit.repeat(depth) + 'b\n']) {
-        const oracle = runContractsWith(analyzeWithMdast, PATH, {}, body);
-        for (const name of CONTRACT_NAMES) expect(JSON.stringify(CONTRACTS[name](PATH, {}, body)), `${name}: ${unit}`).toBe(JSON.stringify(oracle[name]));
+        const oracle = buildAllContracts(PATH, {}, body, { analyze: structureAnalyzer(analyzeWithMdast) });
+        for (const name of CONTRACT_NAMES) expect(JSON.stringify(buildContract(name, PATH, {}, body)), `${name}: ${unit}`).toBe(JSON.stringify(oracle[name]));
       }
     }
   }, 60_000);

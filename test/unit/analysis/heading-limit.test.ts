@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeNote } from '../../../src/contracts/analysis/analyze';
-import { CONTRACTS, MAX_NOTE_HEADINGS } from '../../../src/contracts';
+import { MAX_NOTE_HEADINGS, buildContract } from '../../../src/contracts';
 import { outlineFromStructure } from '../../../src/contracts/note-outline';
 import { treeFromOutline } from '../../../src/contracts/document-tree';
 import { sectionSourceFromStructure } from '../../../src/contracts/section-source';
@@ -36,9 +36,9 @@ describe('analyzeNote with a heading text limit', () => {
       const body = noteWithHeadings(count);
       const full = analyzeNote(body);
       const outline = outlineFromStructure('notes/a.md', {}, full);
-      expect(JSON.stringify(CONTRACTS.note_outline('notes/a.md', {}, body))).toBe(JSON.stringify(outline));
-      expect(JSON.stringify(CONTRACTS.document_tree('notes/a.md', {}, body))).toBe(JSON.stringify(treeFromOutline(outline)));
-      expect(JSON.stringify(CONTRACTS.section_source('notes/a.md', {}, body))).toBe(JSON.stringify(sectionSourceFromStructure('notes/a.md', {}, full)));
+      expect(JSON.stringify(buildContract('note_outline', 'notes/a.md', {}, body))).toBe(JSON.stringify(outline));
+      expect(JSON.stringify(buildContract('document_tree', 'notes/a.md', {}, body))).toBe(JSON.stringify(treeFromOutline(outline)));
+      expect(JSON.stringify(buildContract('section_source', 'notes/a.md', {}, body))).toBe(JSON.stringify(sectionSourceFromStructure('notes/a.md', {}, full)));
     }
   });
 });
