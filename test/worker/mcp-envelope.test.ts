@@ -5,6 +5,7 @@
  * carries.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CONTRACTS } from '../../src/contracts/registry';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import { MCP_HEADERS, callWorker, mintToken } from '../support/worker/harness';
 
@@ -98,7 +99,7 @@ describe('JSON-RPC envelope on /mcp', () => {
     expect(list.status).toBe(200);
     const listed = await list.json<any>();
     expect(listed.id).toBe(0);
-    expect(listed.result.tools).toHaveLength(4);
+    expect(listed.result.tools).toHaveLength(CONTRACTS.length);
     const ping = await post('{"jsonrpc":"2.0","id":7,"method":"ping"}', legacy, token);
     expect(await ping.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
     const note = await post('{"jsonrpc":"2.0","method":"notifications/initialized"}', legacy, token);
@@ -116,6 +117,6 @@ describe('JSON-RPC envelope on /mcp', () => {
     const token = await mintToken({ sub: uniqueUser('envelope-bom') });
     const list = await post('\uFEFF{"jsonrpc":"2.0","id":1,"method":"tools/list"}', { 'MCP-Protocol-Version': '2025-11-25' }, token);
     expect(list.status).toBe(200);
-    expect((await list.json<any>()).result.tools).toHaveLength(4);
+    expect((await list.json<any>()).result.tools).toHaveLength(CONTRACTS.length);
   });
 });

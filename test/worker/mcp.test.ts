@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONTRACTS } from '../../src/contracts/registry';
 import { LEGACY_REVISIONS, MODERN_REVISION, SERVED_REVISIONS } from '../../src/http/mcp-era';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import {
@@ -57,7 +58,7 @@ describe('MCP protocol', () => {
     const ping = await mcpPost({ jsonrpc: '2.0', id: 2, method: 'ping' }, { token, headers });
     expect(await ping.json()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     const list = await mcpPost({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { token, headers });
-    expect((await list.json<any>()).result.tools).toHaveLength(4);
+    expect((await list.json<any>()).result.tools).toHaveLength(CONTRACTS.length);
   });
 
   it.each(['viewer', 'editor', 'evaluator', 'admin', 'member', undefined])('tools/list for role %s shows the four read tools', async (role) => {
