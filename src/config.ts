@@ -6,7 +6,7 @@
  * fixed vocabulary and never the value: in the request log line, in local
  * /health, and by `npm run check-config`, which runs this same schema.
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { RateLimitBinding } from './rate-limit';
 
 const MIN_HMAC_SECRET_CHARS = 32;

@@ -9,7 +9,7 @@
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { remoteJwks } from './jwks';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { Config } from '../config';
 import { fail, ok, type Result } from '../errors';
 import type { RequestLog } from '../log';
