@@ -38,6 +38,8 @@ export default defineConfig({
             },
           }),
         ],
+        // The SDK's runtime module, swapped as wrangler.toml's [alias] swaps it in the deployed bundle.
+        resolve: { alias: { '@modelcontextprotocol/server/_shims': new URL('./src/http/mcp-sdk-runtime.ts', import.meta.url).pathname } },
         test: {
           name: 'worker',
           include: ['test/worker/**/*.test.ts'],

@@ -19,7 +19,8 @@ import { singlePathParam } from './query';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse, restErrorResponse } from './responses';
 
-const outlineValidator = new Validator(NOTE_OUTLINE_JSON_SCHEMA as unknown as object, '2020-12', false);
+/** Built on the bridge's first use, not in every isolate's startup. */
+let outlineValidator: Validator | null = null;
 
 export async function scoolingSmokeRoute({ request, config, log }: RouteContext): Promise<Response> {
   const enabled =
@@ -57,6 +58,7 @@ export async function scoolingSmokeRoute({ request, config, log }: RouteContext)
     log,
   });
   if (!result.ok) return refuse(result.error);
+  outlineValidator ??= new Validator(NOTE_OUTLINE_JSON_SCHEMA as unknown as object, '2020-12', false);
   if (!outlineValidator.validate(result.value).valid) return refuse({ kind: 'Runtime' });
   return jsonResponse(result.value);
 }
