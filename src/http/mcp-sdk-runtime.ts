@@ -6,8 +6,9 @@
  * elicitation), so the validator the SDK constructs refuses every schema
  * instead of shipping the SDK's own (which carries a second copy of
  * @cfworker/json-schema: about 6 KiB of the gzip bundle);
- * and nothing runs at load: the SDK builds its protocol schemas on first use,
- * in the first MCP request, not in every isolate's startup.
+ * and nothing runs at load: the SDK's own workerd module calls preloadSchemas(),
+ * which builds both eras' wire schemas; here each era's are built when it is
+ * first served (src/http/mcp.ts imports the SDK on the first MCP message).
  */
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
 
