@@ -10,9 +10,21 @@
  *   heading, setext heading and paragraph positions or as the whole note, as one request's
  *   contract work: ms at 100K, growth per doubling, MB/s at 1M, heap per char.
  * - End to end (scripts/lib/bench-worker.ts): per-request time through the bundled Worker in
- *   Miniflare (workerd) with a loopback canister, and the folders-only scope comparison.
+ *   Miniflare (workerd) with a loopback canister (the synthetic notes, and 1,000,000-char notes of
+ *   short paragraphs with inline syntax, each at most 100 ms of workerd CPU), and the folders-only
+ *   scope comparison.
+ * - Startup (scripts/lib/bench-startup.ts): `wrangler check startup` run 5 times (CPU of each
+ *   profile = sampled time minus idle and program; median and range, at most 30 ms), the dry-run
+ *   bundle's size (wrangler's Total Upload line, gzip at most 150 KiB; bytes by module group from
+ *   its metafile), and the first request a fresh Worker serves against its warm median (REST at
+ *   most 5 ms over, MCP tools/call on each era at most 40 ms over), over 5 fresh starts per kind.
+ * - Fixed cost (scripts/lib/bench-fixed.ts): workerd CPU per request by kind (/health, 401, 400,
+ *   404, 200 outlines of a 10-char and a 5K-char note, MCP tools/call on each era), 400 requests
+ *   each in rounds; the fixed cost of a REST read (404 - /health, at most 1 ms), MCP tools/call over
+ *   the same REST read (at most 0.5 ms), and the local rate-limit simulation measured apart.
  *
- *   node --expose-gc --import tsx scripts/bench.ts [--runs N] [--quick] [--no-e2e] [--no-pathological] [--only TEXT]
+ *   node --expose-gc --import tsx scripts/bench.ts [--runs N] [--quick] [--no-e2e] [--no-pathological]
+ *     [--no-startup] [--no-fixed] [--only TEXT] [--only-startup] [--only-fixed] [--only-e2e]
  *
  * Timing: median CPU time (process.cpuUsage, user + system, so other processes on a shared
  * machine do not inflate it) of N runs after warm-up; a call under MIN_SAMPLE_MS is repeated
@@ -27,10 +39,12 @@
  * ratio of two. In the contracts table one run = the four contracts on every note of the input
  * (three analyses per note, as the builders do). MB/s means millions of UTF-16 chars per second.
  *
- * --quick (about 20 s, indicative: targets are not judged): the linear pass as in the full run;
+ * --quick (indicative: targets are not judged): the linear pass as in the full run;
  * the oracle once, on the 10 KB note only (so no speed-up); pathological shapes in the ATX and
  * block positions only, warmed until steady at 100K (median of 5), then 100K and 200K sampled in
- * turn (5 samples each), heap probed at 1M after one run there; fewer requests through the Worker.
+ * turn (5 samples each), heap probed at 1M after one run there; fewer requests through the Worker;
+ * 2 startup profiles and 2 fresh starts per kind (10 warm repeats); 2 rounds of 40 per fixed-cost
+ * kind. --only-startup, --only-fixed and --only-e2e run just those Worker sections (combinable).
  *
  * Peak heap: after warm-up, gc(), then v8.GCProfiler around one run. Memory counted is V8's used
  * heap plus its external memory (ArrayBuffer storage: typed-array tables live there, outside the
@@ -58,20 +72,31 @@ type Analyzer = (body: string) => NoteStructure;
 import { pathologicalCases, pathologicalNote, type Position } from '../test/support/markdown/pathological';
 import { countOption, parseOptionsOrExit } from './cli-options.mjs';
 import { figure, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';
-import { endToEndSection, type EndToEndResult } from './lib/bench-worker';
+import { FIXED_TARGET, fixedCostSection, type FixedCostResult } from './lib/bench-fixed';
+import { STARTUP_TARGET, startupSection, type StartupResult } from './lib/bench-startup';
+import { endToEndSection, HEAVY_CPU_MS, type EndToEndResult } from './lib/bench-worker';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sharedRoot = path.resolve(repoRoot, '../shared');
 
 const USAGE = [
-  'usage: npm run bench -- [--quick] [--runs N] [--no-e2e] [--no-pathological] [--only TEXT]',
-  '  (= node --expose-gc --import tsx scripts/bench.ts ...; the full run takes 4-11 minutes)',
-  '  --quick            about 20 s: fewer samples and sizes, every target read "indicative"',
+  'usage: npm run bench -- [--quick] [--runs N] [--no-e2e] [--no-pathological] [--no-startup]',
+  '                        [--no-fixed] [--only TEXT] [--only-startup] [--only-fixed] [--only-e2e]',
+  '  (= node --expose-gc --import tsx scripts/bench.ts ...; the full run takes 5-12 minutes)',
+  '  --quick            about a minute: fewer samples and sizes, every target read "indicative"',
   '  --runs N           samples of the oracle and of the alternatives (default 7, --quick 3)',
-  '  --no-e2e           skip the Worker (Miniflare/workerd) section',
+  '  --no-e2e           skip every Worker section (end to end, startup, fixed cost)',
   '  --no-pathological  skip the pathological inputs',
+  '  --no-startup       skip the startup section (wrangler check startup, bundle, first request)',
+  '  --no-fixed         skip the fixed-cost section (workerd CPU per request by kind)',
   '  --only TEXT        the pathological table alone, for the shapes whose name holds TEXT',
+  '  --only-startup     the startup section alone (with --only-fixed / --only-e2e: those too)',
+  '  --only-fixed       the fixed-cost section alone (likewise)',
+  '  --only-e2e         the end-to-end section alone, 1M inline-syntax rows included (likewise)',
 ].join('\n');
+
+/** The Worker sections --only-* can pick. */
+type WorkerSection = 'startup' | 'fixed' | 'e2e';
 
 interface BenchOptions {
   quick: boolean;
@@ -79,24 +104,48 @@ interface BenchOptions {
   warmup: number;
   e2e: boolean;
   pathological: boolean;
+  startup: boolean;
+  fixed: boolean;
   only: string | null;
+  /** The Worker sections named by --only-*, alone; empty when none was. */
+  onlySections: WorkerSection[];
 }
 
 function readOptions(argv: string[]): BenchOptions {
   const flags = { type: 'boolean' } as const;
-  const options = { quick: flags, runs: { type: 'string' }, 'no-e2e': flags, 'no-pathological': flags, only: { type: 'string' } } as const;
+  const options = {
+    quick: flags,
+    runs: { type: 'string' },
+    'no-e2e': flags,
+    'no-pathological': flags,
+    'no-startup': flags,
+    'no-fixed': flags,
+    only: { type: 'string' },
+    'only-startup': flags,
+    'only-fixed': flags,
+    'only-e2e': flags,
+  } as const;
   return parseOptionsOrExit(argv, options, USAGE, (values, UsageError) => {
     const quick = values.quick === true;
     const runs = countOption(values, 'runs', quick ? 3 : 7, UsageError);
     if (runs < 1) throw new UsageError('--runs needs at least 1');
     if (values.only !== undefined && (typeof values.only !== 'string' || values.only === '')) throw new UsageError('--only needs a text');
+    const onlySections = (['startup', 'fixed', 'e2e'] as const).filter((section) => values[`only-${section}`] === true);
+    if (onlySections.length > 0 && values.only !== undefined) throw new UsageError('--only TEXT and --only-<section> exclude each other');
+    for (const section of onlySections) {
+      if (values[`no-${section}`] === true || values['no-e2e'] === true) throw new UsageError(`--only-${section} and --no-${values['no-e2e'] === true ? 'e2e' : section} exclude each other`);
+    }
+    const e2e = values['no-e2e'] !== true;
     return {
       quick,
       runs,
       warmup: quick ? 1 : 2,
-      e2e: values['no-e2e'] !== true,
+      e2e,
       pathological: values['no-pathological'] !== true,
+      startup: e2e && values['no-startup'] !== true,
+      fixed: e2e && values['no-fixed'] !== true,
       only: typeof values.only === 'string' ? values.only : null,
+      onlySections,
     };
   });
 }
@@ -244,6 +293,29 @@ function loadCorpus(): Input | null {
 
 function syntheticInput(name: string, chars: number, seed: number): Input {
   return { name, notes: [{ path: `bench/${name}.md`, frontmatter: {}, body: asTheWorkerReadsIt(syntheticNote(chars, seed)) }], chars };
+}
+
+/**
+ * The heavy rows through the Worker: 1,000,000-char notes of one short paragraph repeated, each
+ * with one inline construct (many small inline passes), and plain words as the baseline.
+ */
+const HEAVY_PARAGRAPHS: readonly [name: string, paragraph: string][] = [
+  ['&amp;', '&amp;\n\n'],
+  ['![](img.png)', '![](img.png)\n\n'],
+  ['*a*', '*a*\n\n'],
+  ['`c`', '`c`\n\n'],
+  ['[a](b)', '[a](b)\n\n'],
+  ['prose', 'Some plain words.\n\n'],
+];
+
+function heavyInputs(): (Input & { heavy: true })[] {
+  const chars = 1_000_000;
+  return HEAVY_PARAGRAPHS.map(([name, paragraph], index) => ({
+    name: `1m paras ${name}`,
+    notes: [{ path: `bench/heavy-${index}.md`, frontmatter: {}, body: asTheWorkerReadsIt(paragraph.repeat(Math.ceil(chars / paragraph.length)).slice(0, chars)) }],
+    chars,
+    heavy: true,
+  }));
 }
 
 // ------------------------------------------------------------------ measurement
@@ -629,12 +701,52 @@ interface Results {
   corpusFound: boolean;
   pathological?: PathologicalResult;
   endToEnd?: EndToEndResult;
+  startup?: StartupResult;
+  fixed?: FixedCostResult;
+}
+
+type Section = 'contracts' | 'pathological' | WorkerSection;
+
+/** The option that kept `section` from running (for a target's "not measured" reason). */
+function skippedBy(section: Section, options: BenchOptions): string {
+  if (options.only !== null) return '--only';
+  if (options.onlySections.length > 0 && !(options.onlySections as Section[]).includes(section)) {
+    return options.onlySections.map((each) => `--only-${each}`).join(' ');
+  }
+  if (section === 'pathological') return '--no-pathological';
+  if (section === 'contracts') return 'not run';
+  if (!options.e2e) return '--no-e2e';
+  return section === 'startup' ? '--no-startup' : section === 'fixed' ? '--no-fixed' : 'not run';
+}
+
+/** A target over `values`, or not measured for `skipped`. */
+function check(label: string, bound: number, values: number[] | undefined, skipped: string | undefined, unit: string, digits: number, kind: 'max' | 'min' = 'max'): TargetCheck {
+  return { label, bound, kind, values: values ?? [], unit, digits, ...(skipped !== undefined || values === undefined ? { skipped: skipped ?? 'not measured' } : {}) };
+}
+
+/** The targets of the Worker sections: startup, fixed cost and the heavy rows through the Worker. */
+function workerChecks(results: Results, options: BenchOptions): TargetCheck[] {
+  const { startup, fixed, endToEnd } = results;
+  const noStartup = startup === undefined ? skippedBy('startup', options) : undefined;
+  const firstOf = (rest: boolean): number[] | undefined =>
+    startup?.first?.filter((row) => (row.kind === 'rest') === rest).map((row) => row.overWarm);
+  const noFixed = fixed === undefined ? skippedBy('fixed', options) : fixed.skipped ?? (fixed.cpuMeasured ? undefined : 'no /proc');
+  const noE2e = endToEnd === undefined ? skippedBy('e2e', options) : endToEnd.skipped ?? (endToEnd.cpuMeasured ? undefined : 'no /proc');
+  return [
+    check(`startup CPU (check startup), at most ${STARTUP_TARGET.cpuMs} ms`, STARTUP_TARGET.cpuMs, startup?.cpu ? [startup.cpu.median] : undefined, noStartup ?? startup?.cpuFailure, 'ms', 2),
+    check(`bundle gzip, at most ${STARTUP_TARGET.gzipKiB} KiB`, STARTUP_TARGET.gzipKiB, startup?.bundle ? [startup.bundle.gzipKiB] : undefined, noStartup ?? startup?.bundleFailure, 'KiB', 2),
+    check(`first REST read, fresh isolate, at most +${STARTUP_TARGET.firstRestMs} ms`, STARTUP_TARGET.firstRestMs, firstOf(true), noStartup ?? startup?.firstFailure, 'ms', 2),
+    check(`first MCP call, fresh isolate, at most +${STARTUP_TARGET.firstMcpMs} ms`, STARTUP_TARGET.firstMcpMs, firstOf(false), noStartup ?? startup?.firstFailure, 'ms', 2),
+    check(`REST read fixed CPU (404-health), at most ${FIXED_TARGET.restFixedMs} ms`, FIXED_TARGET.restFixedMs, fixed?.restFixed === undefined ? undefined : [fixed.restFixed], noFixed, 'ms', 2),
+    check(`MCP tools/call over REST, at most ${FIXED_TARGET.mcpOverRestMs} ms CPU`, FIXED_TARGET.mcpOverRestMs, fixed?.mcpOverRest?.map((each) => each.ms), noFixed, 'ms', 2),
+    check(`1M inline-syntax notes, at most ${HEAVY_CPU_MS} ms Worker CPU`, HEAVY_CPU_MS, endToEnd?.heavyRows?.map((row) => row.cpu), noE2e, 'ms', 1),
+  ];
 }
 
 function targetChecks(results: Results, options: BenchOptions): TargetCheck[] {
   const rows = results.pathological?.rows ?? [];
   const topLabel = results.pathological?.topLabel ?? (options.quick ? '200K' : '1M');
-  const noRows = results.pathological === undefined ? (options.only !== null ? '--only' : '--no-pathological') : undefined;
+  const noRows = results.pathological === undefined ? skippedBy('pathological', options) : undefined;
   const onRows = (label: string, bound: number, kind: 'max' | 'min', pick: (row: PathologicalRow) => number, unit: string, digits: number): TargetCheck => ({
     label,
     bound,
@@ -645,7 +757,7 @@ function targetChecks(results: Results, options: BenchOptions): TargetCheck[] {
     ...(noRows ? { skipped: noRows } : rows.length === 0 ? { skipped: `no shape holds "${options.only}"` } : {}),
   });
   const contracts = results.contracts;
-  const noContracts = contracts === undefined ? '--only' : undefined;
+  const noContracts = contracts === undefined ? skippedBy('contracts', options) : undefined;
   const onInput = (label: string, bound: number, value: number | undefined, missing: string): TargetCheck => ({
     label,
     bound,
@@ -663,6 +775,7 @@ function targetChecks(results: Results, options: BenchOptions): TargetCheck[] {
     onInput(`corpus, four contracts, at least ${TARGET.corpusRate} MB/s`, TARGET.corpusRate, contracts?.corpusRate, 'no corpus at ../shared/corpus'),
     onInput(`1 MB note, four contracts, at least ${TARGET.noteRate} MB/s`, TARGET.noteRate, contracts?.noteRate, 'not run'),
     onRows(`heap at 1M, every shape, at most ${TARGET.heap} B/char`, TARGET.heap, 'max', (row) => row.heap, 'B/char', 2),
+    ...workerChecks(results, options),
   ];
 }
 
@@ -674,7 +787,7 @@ function summary(results: Results, options: BenchOptions, started: Date): string
   if (options.quick) {
     text(
       '--quick takes fewer samples at smaller sizes (200K for 1M, 100K-200K for the growth fit): each target reads ' +
-        '"indicative" with its margin, never met or missed. The verdict is the full run (npm run bench, 4-11 minutes).',
+        '"indicative" with its margin, never met or missed. The verdict is the full run (npm run bench, 5-12 minutes).',
     );
     lines.push('');
   }
@@ -692,7 +805,14 @@ function summary(results: Results, options: BenchOptions, started: Date): string
   const endToEnd = results.endToEnd;
   if (endToEnd?.healthCpu !== undefined && endToEnd.cpuMeasured) {
     text(`machine: a no-op GET /health took ${endToEnd.healthCpu.toFixed(2)} ms of workerd CPU in this run (quote it with the figures)`);
+  } else if (results.fixed?.healthCpu !== undefined && results.fixed.cpuMeasured) {
+    text(
+      `machine: a no-op GET /health took ${results.fixed.healthCpu.toFixed(2)} ms of workerd CPU on the Worker's own socket ` +
+        '(fixed-cost section; the end-to-end figure, through the entry worker, is higher)',
+    );
   }
+  const rateLimit = results.fixed?.rateLimit;
+  if (rateLimit !== undefined) text(`local rate-limit simulation: ${rateLimit.toFixed(2)} ms of workerd CPU per 404 (not in the REST figure)`);
   const scope = endToEnd?.scope;
   if (scope && endToEnd.cpuMeasured) {
     const [outside, missing, inside] = scope.rows;
@@ -706,6 +826,9 @@ function summary(results: Results, options: BenchOptions, started: Date): string
     }
   }
   if (endToEnd?.skipped) text(`end to end: skipped (${endToEnd.skipped})`);
+  if (results.fixed?.skipped) text(`fixed cost: skipped (${results.fixed.skipped})`);
+  const failed = [results.startup?.cpuFailure, results.startup?.bundleFailure, results.startup?.firstFailure].filter(Boolean);
+  if (failed.length > 0) text(`startup: ${failed.join('; ')} (see the Startup section)`);
   const commit = headCommit();
   text(`run: ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((Date.now() - started.getTime()) / 1000)} s${commit ? `, HEAD ${commit}` : ''}`);
   return lines;
@@ -737,9 +860,36 @@ async function main(): Promise<void> {
   const cpus = os.cpus();
   const heading = `# bench${options.quick ? ' --quick (indicative)' : ''}: ${cpus.length} cpus, ${cpus[0]?.model.trim() ?? 'unknown cpu'}, node ${process.version}`;
   const results: Results = { corpusFound: false };
+  const workerSections = async (corpus: Input | null, note10k: Input, note1m: Input, picked: (section: WorkerSection) => boolean): Promise<void> => {
+    if (picked('e2e')) {
+      results.endToEnd = await endToEndSection([...(corpus ? [corpus] : []), note10k, note1m, ...heavyInputs()], {
+        quick: options.quick,
+        repoRoot,
+        report,
+        progress,
+        inProcessMs: (input) => inProcessMs(input, options.quick),
+      });
+    }
+    if (picked('startup')) results.startup = await startupSection({ quick: options.quick, repoRoot, report, progress });
+    if (picked('fixed')) {
+      // A 10-char note ('# Note' and a two-letter paragraph) and a 5,000-char synthetic one.
+      const smallBody = asTheWorkerReadsIt('# Note\n\nHi');
+      const mediumBody = asTheWorkerReadsIt(syntheticNote(5_000, 5));
+      results.fixed = await fixedCostSection({ quick: options.quick, repoRoot, report, progress, smallBody, mediumBody });
+    }
+  };
   try {
     if (options.only !== null) {
       results.pathological = pathologicalSection(options, report);
+      return;
+    }
+    if (options.onlySections.length > 0) {
+      const picked = (section: WorkerSection): boolean => options.onlySections.includes(section);
+      const corpus = picked('e2e') ? loadCorpus() : null;
+      results.corpusFound = corpus !== null;
+      const note10k = syntheticInput('synthetic-10k', 10_000, 10);
+      const note1m = picked('e2e') ? syntheticInput('synthetic-1m', 1_000_000, 1000) : note10k;
+      await workerSections(corpus, note10k, note1m, picked);
       return;
     }
     const corpus = loadCorpus();
@@ -754,15 +904,9 @@ async function main(): Promise<void> {
     results.contracts = contractsSection([...(corpus ? [corpus] : []), ...(options.quick ? [note10k, note1m] : [note10k, note100k, note1m])], options, report);
     if (!options.quick) alternativesSection(note1m, options, report);
     if (options.pathological) results.pathological = pathologicalSection(options, report);
-    if (options.e2e) {
-      results.endToEnd = await endToEndSection([...(corpus ? [corpus] : []), note10k, note1m], {
-        quick: options.quick,
-        repoRoot,
-        report,
-        progress,
-        inProcessMs: (input) => inProcessMs(input, options.quick),
-      });
-    }
+    await workerSections(corpus, note10k, note1m, (section) =>
+      section === 'e2e' ? options.e2e : section === 'startup' ? options.startup : options.fixed,
+    );
   } finally {
     const lines = [...wrap(heading), '', ...summary(results, options, started), ...report.output()];
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -140,7 +140,9 @@ export function verdict(check: TargetCheck, indicative: boolean): string {
   const unit = check.unit === '' || check.unit === 'x' ? check.unit : ` ${check.unit}`;
   const worstText = `${check.values.length === 1 ? '' : 'worst '}${figure(worst, check.digits)}${unit}`;
   const rows = check.values.length === 1 ? '' : `, ${misses}/${check.values.length} rows`;
-  const detail = misses === 0 ? `${factor.toFixed(2)}x margin` : `${(1 / factor).toFixed(2)}x ${check.kind === 'max' ? 'over' : 'under'}${rows}`;
+  // A difference can read zero or below (noise around a tiny cost): no ratio to quote then.
+  const margin = factor > 0 && Number.isFinite(factor) ? `${factor.toFixed(2)}x margin` : 'at or under zero';
+  const detail = misses === 0 ? margin : `${(1 / factor).toFixed(2)}x ${check.kind === 'max' ? 'over' : 'under'}${rows}`;
   const word = indicative ? 'indicative' : misses === 0 ? 'met' : 'MISSED';
   return `${word}, ${worstText} (${detail})`;
 }

@@ -5,12 +5,16 @@
  * batch (workerd reports no CPU time and its timers stand still during computation).
  *
  * Rows: three baselines (/health, 401, 404), then note-outline over REST per input and, for single
- * notes, over MCP tools/call on each era; then the folders-only scope comparison: an existing 1 MB
- * note outside the scope, a missing note outside it and a missing note inside it, each with a
- * session token scoped to `projects/alpha` (the Worker answers the first two before any canister
- * read, src/read-note.ts isOutsideScopeUnread).
+ * notes, over MCP tools/call on each era (heavy inputs, the 1M-char notes of short paragraphs with
+ * inline syntax, over REST only, each judged against HEAVY_CPU_MS of workerd CPU); then the
+ * folders-only scope comparison: an existing 1 MB note outside the scope, a missing note outside it
+ * and a missing note inside it, each with a session token scoped to `projects/alpha` (the Worker
+ * answers the first two before any canister read, src/read-note.ts isOutsideScopeUnread).
+ *
+ * The canister, the bundle build, the Miniflare start and the request shapes are exported for the
+ * startup and fixed-cost sections (bench-startup.ts, bench-fixed.ts).
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +28,8 @@ export interface WorkerInput {
   name: string;
   notes: { path: string; body: string }[];
   chars: number;
+  /** Over REST only (no MCP rows), its workerd CPU judged against the heavy-note bound (the 1M inline-syntax notes). */
+  heavy?: boolean;
 }
 
 export interface EndToEndOptions {
@@ -56,17 +62,28 @@ export interface EndToEndResult {
   /** False without /proc (no CPU columns). */
   cpuMeasured?: boolean;
   scope?: { rows: ScopeRow[]; sameAnswer: boolean };
+  /** workerd CPU ms per request of each `heavy` input (over REST), when CPU was measured. */
+  heavyRows?: { name: string; cpu: number }[];
 }
+
+/** The bound on workerd CPU ms per request of a heavy input (the 1M-char inline-syntax notes). */
+export const HEAVY_CPU_MS = 100;
 
 const BENCH_CANISTER_SECRET = 'bench-canister-secret';
 const BENCH_SESSION_SECRET = 'bench-session-secret-0123456789abcdef';
 /** The folders-only hosted scope of the scope comparison's token (the Hub's `scope` claim object). */
 const SCOPE_FOLDER = 'projects/alpha';
-type MiniflareWorker = { ready: Promise<URL>; dispose(): Promise<void> };
+export type MiniflareWorker = {
+  ready: Promise<URL>;
+  dispose(): Promise<void>;
+  /** The URL of a worker's own socket (`unsafeDirectSockets`): no Miniflare entry worker in front. */
+  unsafeGetDirectURL(workerName?: string): Promise<URL>;
+};
 type Send = (notePath: string) => Promise<Response>;
-type McpEra = '2025-11-25' | '2026-07-28';
+export type McpEra = '2025-11-25' | '2026-07-28';
+export const MCP_ERAS: readonly McpEra[] = ['2025-11-25', '2026-07-28'];
 
-interface BenchCanister {
+export interface BenchCanister {
   url: string;
   /** Requests received, and those refused for a wrong X-Gateway-Auth. */
   calls: number;
@@ -75,7 +92,7 @@ interface BenchCanister {
 }
 
 /** What the Worker wrote: JSON log lines are counted, error output kept. */
-interface WorkerOutput {
+export interface WorkerOutput {
   logLines: number;
   errorText: string;
 }
@@ -95,7 +112,7 @@ interface Batch {
 }
 
 /** A loopback canister holding the bench notes: 401 without the gateway secret, 404 for an unknown path. */
-async function startBenchCanister(inputs: WorkerInput[]): Promise<BenchCanister> {
+export async function startBenchCanister(inputs: WorkerInput[]): Promise<BenchCanister> {
   const bodies = new Map(inputs.flatMap((input) => input.notes.map((note): [string, string] => [note.path, note.body])));
   const canister: BenchCanister = { url: '', calls: 0, refusals: 0, close: () => server.close() };
   const server = http.createServer((request, response) => {
@@ -116,23 +133,78 @@ async function startBenchCanister(inputs: WorkerInput[]): Promise<BenchCanister>
   return canister;
 }
 
-/** The Worker bundle as `wrangler deploy` would upload it (--dry-run, into outDir). */
-function buildWorkerBundle(repoRoot: string, outDir: string): void {
-  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outDir], {
+/** The environment of every wrangler command the bench runs: no metrics, no network look-ups. */
+export const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', NO_COLOR: '1', FORCE_COLOR: '0' };
+
+/** Runs the project's wrangler with `args` in repoRoot; its exit code and output (stdout then stderr). */
+export function runWrangler(repoRoot: string, args: string[], timeoutMs = 180_000): { status: number | null; output: string; error?: Error } {
+  const run = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/wrangler/bin/wrangler.js'), ...args], {
     cwd: repoRoot,
-    stdio: 'pipe',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+    encoding: 'utf8',
+    env: WRANGLER_ENV,
+    timeout: timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
   });
+  return { status: run.status, output: `${run.stdout ?? ''}${run.stderr ?? ''}`, ...(run.error ? { error: run.error } : {}) };
 }
 
-/** The bundled Worker in Miniflare (workerd) on a loopback port, reading notes from the canister. */
-async function startWorker(outDir: string, canisterUrl: string, output: WorkerOutput): Promise<MiniflareWorker> {
-  const { Miniflare } = await import('miniflare');
-  return new Miniflare({
+/**
+ * The Worker bundle as `wrangler deploy` would upload it (--dry-run, into outDir; `extraArgs` such
+ * as `--metafile`); wrangler's output, which holds its "Total Upload" line. Throws when it fails.
+ */
+export function buildWorkerBundle(repoRoot: string, outDir: string, extraArgs: string[] = []): string {
+  const run = runWrangler(repoRoot, ['deploy', '--dry-run', '--outdir', outDir, ...extraArgs]);
+  if (run.status !== 0) {
+    const why = run.error?.message ?? run.output.split('\n').filter((line) => /error/i.test(line))[0] ?? `exit ${run.status}`;
+    throw new Error(`wrangler deploy --dry-run failed: ${why.trim()}`);
+  }
+  return run.output;
+}
+
+/** How one bench Worker is set up beyond the defaults. */
+export interface WorkerSetup {
+  /** Its name, when Miniflare runs more than one. */
+  name?: string;
+  /** Its own loopback socket (unsafeGetDirectURL): requests reach it without Miniflare's entry worker. */
+  direct?: boolean;
+  /**
+   * Both rate-limit bindings, as `[env.load]` in wrangler.toml sets them (1,000,000 per 10 s: never
+   * reached), so the Worker takes them on every read as production does (Miniflare's simulation).
+   * Without them ENVIRONMENT=local serves unlimited (src/rate-limit.ts), as the other sections run.
+   */
+  rateLimits?: boolean;
+}
+
+/** Miniflare's options for one bench Worker: the bundle in outDir, reading notes from the canister. */
+function workerOptions(outDir: string, canisterUrl: string, setup: WorkerSetup): Record<string, unknown> {
+  const lifted = { simple: { limit: 1_000_000, period: 10 } };
+  return {
+    ...(setup.name ? { name: setup.name } : {}),
     scriptPath: path.join(outDir, 'index.js'),
     modules: true,
     modulesRoot: outDir,
     compatibilityDate: '2026-04-01',
+    ...(setup.direct ? { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] } : {}),
+    ...(setup.rateLimits ? { ratelimits: { RATE_LIMITER: lifted, PROTOCOL_RATE_LIMITER: lifted } } : {}),
+    bindings: {
+      CANISTER_URL: canisterUrl,
+      CANISTER_AUTH_SECRET: BENCH_CANISTER_SECRET,
+      SESSION_SECRET: BENCH_SESSION_SECRET,
+      ENVIRONMENT: 'local',
+      CANISTER_TIMEOUT_MS: '30000',
+    },
+  };
+}
+
+/**
+ * The bundled Worker in Miniflare (workerd) on a loopback port, reading notes from the canister;
+ * with several setups, one Miniflare (one workerd process) running each as its own Worker.
+ */
+export async function startWorker(outDir: string, canisterUrl: string, output: WorkerOutput, setups: WorkerSetup[] = [{}]): Promise<MiniflareWorker> {
+  const { Miniflare } = await import('miniflare');
+  const workers = setups.map((setup) => workerOptions(outDir, canisterUrl, setup));
+  return new Miniflare({
+    ...(workers.length === 1 ? workers[0] : { workers }),
     host: '127.0.0.1',
     port: 0,
     // The Worker logs one JSON line per request; count them instead of printing them.
@@ -144,18 +216,11 @@ async function startWorker(outDir: string, canisterUrl: string, output: WorkerOu
       if (entry.level === 'error') output.errorText += entry.message;
       else output.logLines++;
     },
-    bindings: {
-      CANISTER_URL: canisterUrl,
-      CANISTER_AUTH_SECRET: BENCH_CANISTER_SECRET,
-      SESSION_SECRET: BENCH_SESSION_SECRET,
-      ENVIRONMENT: 'local',
-      CANISTER_TIMEOUT_MS: '30000',
-    },
-  }) as unknown as MiniflareWorker;
+  } as ConstructorParameters<typeof Miniflare>[0]) as unknown as MiniflareWorker;
 }
 
 /** A one-hour viewer session token (HS256) for the bench user, with extra claims (a hosted scope). */
-async function benchToken(claims: Record<string, unknown> = {}): Promise<string> {
+export async function benchToken(claims: Record<string, unknown> = {}): Promise<string> {
   const { SignJWT } = await import('jose');
   return new SignJWT({ type: 'session', role: 'viewer', ...claims })
     .setProtectedHeader({ alg: 'HS256' })
@@ -166,7 +231,7 @@ async function benchToken(claims: Record<string, unknown> = {}): Promise<string>
 }
 
 /** The same tool call on each MCP era: 2025-11-25 (stateless after initialize) and 2026-07-28 (sessionless, _meta and headers). */
-function mcpToolCall(base: URL, token: string, era: McpEra, notePath: string): Promise<Response> {
+export function mcpToolCall(base: URL, token: string, era: McpEra, notePath: string): Promise<Response> {
   const params: Record<string, unknown> = { name: 'get_note_outline', arguments: { path: notePath } };
   const headers: Record<string, string> = {
     authorization: `Bearer ${token}`,
@@ -213,7 +278,7 @@ async function probeWorker(canister: BenchCanister, client: BenchClient, notePat
   return null;
 }
 
-const at = (latencies: number[], quantile: number): number =>
+export const at = (latencies: number[], quantile: number): number =>
   latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil(quantile * latencies.length) - 1))] as number;
 
 /** Measures and tabulates the requests through the Worker. */
@@ -222,6 +287,8 @@ class EndToEnd {
   private readonly small: number;
   private healthCpu = 0;
   private missingP50 = 0;
+  /** workerd CPU ms per request of each heavy input. */
+  readonly heavy: { name: string; cpu: number }[] = [];
 
   constructor(
     private readonly options: EndToEndOptions,
@@ -261,9 +328,9 @@ class EndToEnd {
     return this.workerd.length > 0 ? value.toFixed(2) : '-';
   }
 
-  private row(label: string, chars: number, batch: Batch, beyond404: string, cpuBeyondHealth: string, inProcess: string): void {
+  private row(label: string, chars: number, batch: Batch, beyond404: string, cpuBeyondHealth: string, inProcess: string, cpuMark = ''): void {
     const { latencies, cpu } = batch;
-    this.rows.push([label, String(chars), String(latencies.length), figure(at(latencies, 0.5), 2), figure(at(latencies, 0.99), 2), beyond404, this.cpu(cpu), cpuBeyondHealth, inProcess]);
+    this.rows.push([label, String(chars), String(latencies.length), figure(at(latencies, 0.5), 2), figure(at(latencies, 0.99), 2), beyond404, `${this.cpu(cpu)}${cpuMark}`, cpuBeyondHealth, inProcess]);
   }
 
   async measureBaselines(firstPath: string): Promise<void> {
@@ -282,17 +349,19 @@ class EndToEnd {
     return input.notes.length > 1 ? (this.options.quick ? input.notes.length : 3 * input.notes.length) : this.small;
   }
 
-  private addRequestRow(label: string, chars: number, batch: Batch, inProcess: string): void {
+  private addRequestRow(label: string, chars: number, batch: Batch, inProcess: string, cpuMark = ''): void {
     const beyond404 = (at(batch.latencies, 0.5) - this.missingP50).toFixed(2);
-    this.row(label, chars, batch, beyond404, this.cpu(batch.cpu - this.healthCpu), inProcess);
+    this.row(label, chars, batch, beyond404, this.cpu(batch.cpu - this.healthCpu), inProcess, cpuMark);
   }
 
   async measureInput(input: WorkerInput): Promise<void> {
     const paths = input.notes.map((note) => note.path);
     const count = this.requestCount(input);
     const rest = await this.measure(input.name, paths, count, 200, this.client.noteOutline);
-    this.addRequestRow(`REST ${input.name}`, Math.round(input.chars / input.notes.length), rest, this.options.inProcessMs(input).toFixed(2));
-    if (input.notes.length !== 1) return;
+    const cpuMark = input.heavy && !this.options.quick && this.workerd.length > 0 && rest.cpu > HEAVY_CPU_MS ? '!' : '';
+    this.addRequestRow(`REST ${input.name}`, Math.round(input.chars / input.notes.length), rest, this.options.inProcessMs(input).toFixed(2), cpuMark);
+    if (input.heavy) this.heavy.push({ name: input.name, cpu: rest.cpu });
+    if (input.notes.length !== 1 || input.heavy) return;
     for (const era of ['2025-11-25', '2026-07-28'] as const) {
       const probeCall = await this.client.mcp(era)(paths[0] as string);
       const probeBody = await probeCall.text();
@@ -375,6 +444,16 @@ function reportEndToEnd(options: EndToEndOptions, measured: EndToEnd, canister: 
     ['CPU-health', 'CPU ms minus that of a no-op GET /health'],
     ['in-process', 'buildContract note_outline per note in Node, ms, for comparison'],
     ['rows', 'GET /health: no auth, no canister; 401: routing, token refused; 404: JWT verify + canister round trip'],
+    ...(measured.heavy.length > 0
+      ? ([
+          [
+            '1m paras',
+            `1,000,000-char notes of one short paragraph repeated (inline syntax, or plain words as the baseline), ` +
+              `REST only; target: CPU ms at most ${HEAVY_CPU_MS} each` +
+              (options.quick ? ' (--quick: not judged per row)' : '; ! marks a miss'),
+          ],
+        ] as [string, string][])
+      : []),
   ]);
   report.raw('');
   report.text(`canister calls ${canister.calls}, refused for a wrong X-Gateway-Auth: ${canister.refusals}; Worker log lines ${output.logLines}`);
@@ -416,7 +495,7 @@ async function measureThroughWorker(options: EndToEndOptions, inputs: WorkerInpu
   const measured = new EndToEnd(options, client, workerd);
   await measured.measureBaselines(firstPath);
   for (const input of inputs) await measured.measureInput(input);
-  const largest = inputs.filter((input) => input.notes.length === 1).sort((a, b) => b.chars - a.chars)[0] as WorkerInput;
+  const largest = inputs.filter((input) => input.notes.length === 1 && !input.heavy).sort((a, b) => b.chars - a.chars)[0] as WorkerInput;
   const largeNote = largest.notes[0]?.path as string;
   const scoped = benchClient(base, await benchToken({ scope: { folders: [SCOPE_FOLDER] } }));
   const same = await sameAnswer(scoped.noteOutline, largeNote, 'bench/missing-note.md');
@@ -424,7 +503,12 @@ async function measureThroughWorker(options: EndToEndOptions, inputs: WorkerInpu
   const cpuMeasured = workerd.length > 0;
   reportEndToEnd(options, measured, canister, output, cpuMeasured);
   reportScope(options, scopeRows, same, cpuMeasured);
-  return { healthCpu: measured.health, cpuMeasured, scope: { rows: scopeRows, sameAnswer: same } };
+  return {
+    healthCpu: measured.health,
+    cpuMeasured,
+    scope: { rows: scopeRows, sameAnswer: same },
+    ...(cpuMeasured ? { heavyRows: measured.heavy } : {}),
+  };
 }
 
 /** The end-to-end section: note outline over REST and MCP, then the scope comparison. */
