@@ -27,7 +27,7 @@ import type { Config } from '../config';
 import { mcpToolErrorMessage, outcomeCode, type ReadError } from '../errors';
 import type { RequestLog } from '../log';
 import { readContract } from '../read-note';
-import { embedPayload, payloadStandIns, type PayloadStandIns } from './mcp-payload';
+import { EMBED_MIN_CHARS, embedPayload, payloadStandIns, type PayloadStandIns } from './mcp-payload';
 import { UNKNOWN_TOOL_MESSAGE, withFixedErrorMessage } from './mcp-messages';
 
 export const SERVER_INFO = { name: 'knowtation-hosted', version: '0.1.0' };
@@ -161,8 +161,8 @@ function buildServer(exchange: Exchange): ExchangeServer {
     });
     if (!result.ok) return toolError(result.error, log);
     const text = JSON.stringify(result.value);
-    exchange.payloadText = text;
-    // On the way out, structuredContent becomes `text` itself (ExchangeServer.outgoing, mcp-payload.ts).
+    // A large payload leaves as `text` itself (ExchangeServer.outgoing, mcp-payload.ts); a small one costs less to serialize again.
+    if (text.length > EMBED_MIN_CHARS) exchange.payloadText = text;
     return { content: [{ type: 'text', text }], structuredContent: result.value as unknown as Record<string, unknown> };
   });
   return server;
