@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS } from '../../src/contracts/registry';
 import { LEGACY_REVISIONS, MODERN_REVISION, SERVED_REVISIONS } from '../../src/http/mcp-era';
+import { EMBED_MIN_CHARS } from '../../src/http/mcp-payload';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import {
   REST_ROUTES,
@@ -147,6 +148,29 @@ describe('MCP tools', () => {
       expect(rpc.result.content).toEqual([{ type: 'text', text: restText }]);
       expect(rpc.result.structuredContent).toEqual(JSON.parse(restText));
     }
+  });
+
+  it('answers the same bytes on either side of the single-serialization threshold', async () => {
+    // Payloads over EMBED_MIN_CHARS are spliced from one serialization (mcp-payload.ts); smaller ones are the SDK's.
+    const user = uniqueUser('mcp-embed');
+    const note = (headings: number) => ({
+      path: `embed/${headings}.md`,
+      frontmatter: {},
+      body: Array.from({ length: headings }, (_, index) => `## Heading ${index} ${'words '.repeat(20)}\n\ntext\n`).join('\n'),
+    });
+    const notes = [note(60), note(150)];
+    await seedNotes(user, 'default', notes);
+    const token = await mintToken({ sub: user, role: 'viewer' });
+    const sizes: number[] = [];
+    for (const { path } of notes) {
+      const restText = await (await restGet(REST_ROUTES.section_source, path, { token })).text();
+      sizes.push(restText.length);
+      const rpc = await callTool(TOOLS.section_source, { path }, { token });
+      expect(rpc.result.content).toEqual([{ type: 'text', text: restText }]);
+      expect(rpc.result.structuredContent).toEqual(JSON.parse(restText));
+    }
+    expect(sizes[0]).toBeLessThan(EMBED_MIN_CHARS);
+    expect(sizes[1]).toBeGreaterThan(EMBED_MIN_CHARS);
   });
 
   it.each([
