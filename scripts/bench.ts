@@ -729,7 +729,7 @@ function workerChecks(results: Results, options: BenchOptions): TargetCheck[] {
   const { startup, fixed, endToEnd } = results;
   const noStartup = startup === undefined ? skippedBy('startup', options) : undefined;
   const firstOf = (rest: boolean): number[] | undefined =>
-    startup?.first?.filter((row) => (row.kind === 'rest') === rest).map((row) => row.overWarm);
+    startup?.first?.filter((row) => row.kind !== 'floor' && (row.kind === 'rest') === rest).map((row) => row.overWarm);
   const noFixed = fixed === undefined ? skippedBy('fixed', options) : fixed.skipped ?? (fixed.cpuMeasured ? undefined : 'no /proc');
   const noE2e = endToEnd === undefined ? skippedBy('e2e', options) : endToEnd.skipped ?? (endToEnd.cpuMeasured ? undefined : 'no /proc');
   return [
