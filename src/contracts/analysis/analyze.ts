@@ -31,7 +31,7 @@ import type { NoteStructure, StructureColumns } from './structure';
 const { BOM, INLINE_SYNTAX, hasJsNonWhitespace } = chars;
 const { scanBlocks } = blockScan;
 const { headingTextOf } = headingText;
-const { inlineText, normalizeLabel } = inlineEngine;
+const { inlineSubstantive, inlineText, normalizeLabel } = inlineEngine;
 const { resetNoteScratch } = scratch;
 const { assertBodyWithinCap, structureOf } = structure;
 
@@ -69,12 +69,19 @@ function analyzeWithinCap(body: string, textLimit: number): StructureColumns {
     return definitions;
   };
 
+  // Without a char that can begin inline syntax, the text nodes hold the lines as written; every
+  // difference (line endings, a hard break's spaces) is whitespace that the heading text folds and
+  // the substance test ignores, so the inline pass would give the same answer.
   const plainText = (index: number): InlineText => {
     const lines = scan.sources.lines(source, index);
-    // Without a char that can begin inline syntax, the text nodes hold the lines as written; every
-    // difference (line endings, a hard break's spaces) is whitespace that the heading text folds and
-    // the substance test ignores, so the inline pass would give the same answer.
     return hasInlineSyntax(lines) ? inlineText(lines, definedLabels()) : { text: lines.join('\n'), normalized: false, folded: false };
+  };
+  /** Whether source `index`'s plain text holds a JS non-whitespace char (the text itself is not built). */
+  const substantiveSource = (index: number): boolean => {
+    const lines = scan.sources.lines(source, index);
+    if (hasInlineSyntax(lines)) return inlineSubstantive(lines, definedLabels());
+    for (const line of lines) if (hasJsNonWhitespace(line)) return true;
+    return false;
   };
 
   const { headings, blocks } = scan;
@@ -92,7 +99,8 @@ function analyzeWithinCap(body: string, textLimit: number): StructureColumns {
   for (let index = 0; index < blocks.count; index++) {
     for (let entry = blocks.pendingFirst[index]; substantive[index] === 0 && entry !== -1; entry = blocks.pendNext[entry]) {
       const source = blocks.pendSource[entry];
-      if (hasJsNonWhitespace(headingPlain?.get(source) ?? plainText(source).text)) substantive[index] = 1;
+      const plain = headingPlain?.get(source);
+      if (plain !== undefined ? hasJsNonWhitespace(plain) : substantiveSource(source)) substantive[index] = 1;
     }
   }
   return {

@@ -6,15 +6,22 @@
  * paragraph or heading whose inline source is recorded for the inline pass,
  * unless a plain scan already proves the paragraph substantive.
  * Linear bound: O(content length): the lines are joined (or sliced) once
- * for the definitions, and the substance scan reads each char at most once.
+ * for the definitions, and the substance scan reads each char at most once
+ * (a character reference's chars are read by its scanner, then skipped).
  */
 import * as chars from './chars';
 import * as definitions from './definitions';
+import * as scanners from './inline-scanners';
+import type { CharacterReference } from './inline-scanners';
 import type { ContentHost } from './scan-types';
 
 // Imported values are bound once, at load (see chars.ts).
-const { AMP, HASH, LBRACKET, LF, LPAREN, RBRACKET, SEMICOLON, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup } = chars;
+const {
+  AMP, APOS, BACKSLASH, BACKTICK, BANG, COLON, CR, LBRACKET, LF, LPAREN, LT, QUOTE, RBRACKET, RPAREN, STAR, UNDERSCORE,
+  hasJsNonWhitespace, isJsWhitespace, isPossiblyMarkup,
+} = chars;
 const { parseDefinition } = definitions;
+const { scanCharacterReference } = scanners;
 
 /** The content's lines: entries 0 .. count - 1 of the columns (which the block scan reuses and grows). */
 export interface ContentLines {
@@ -41,7 +48,7 @@ export function endContent(
   const { body } = host;
   const { starts, ends, count } = lines;
   const topLevel = owner === -1;
-  const restLine = body.charCodeAt(starts[0]) === LBRACKET ? takeDefinitions(host, lines, topLevel) : 0;
+  const restLine = body.charCodeAt(starts[0]) === LBRACKET && holdsLabelEnd(body, lines) ? takeDefinitions(host, lines, topLevel) : 0;
   if (restLine >= count) return false;
   if (level > 0) {
     const index = host.sources.add(starts, ends, restLine, count);
@@ -66,31 +73,66 @@ export function endContent(
 }
 
 /**
- * True when some char before the first `](` / `][` is neither whitespace,
- * possible markup, nor part of a character reference name: it must end up
- * in a text, code or alt value. False means "not proven" (the inline pass
+ * True when the paragraph must have a non-blank value; false means "not proven" (the inline pass
  * decides). Container prefixes between the lines are `>` and blanks only.
+ * Why it is sound: before the first `](` / `][` no char is in a link destination, title or
+ * reference label, the only places whose chars reach no value; every other char reaches a text,
+ * code, HTML or alt value as written, unless it is markup a construct can drop (isPossiblyMarkup)
+ * or part of a character reference. So before it, these prove substance: a char that is neither
+ * markup nor whitespace; `(`, `)`, `"`, `'` (dropped only in a resource); `!` not before `[`;
+ * `<` (text, or an autolink's non-empty text, or raw HTML, whose value starts with it); `\` not
+ * before a line ending (it escapes a punctuation char, which is text, or is text); `&` (a
+ * reference to a non-whitespace value, or else the `&` as written). And when the paragraph holds
+ * no `](` / `][` at all, so does markup with nothing in it to pair with: `[` and no `]` or the
+ * reverse, one run of backticks, of `*` or of `_` (a run starts where the char before differs).
  */
 function paragraphIsSubstantive(body: string, from: number, to: number): boolean {
+  let reference: CharacterReference | null = null;
+  let openBrackets = 0;
+  let closeBrackets = 0;
+  let backtickRuns = 0;
+  let starRuns = 0;
+  let underscoreRuns = 0;
   for (let at = from; at < to; at++) {
     const code = body.charCodeAt(at);
     if (code === RBRACKET) {
       const next = at + 1 < to ? body.charCodeAt(at + 1) : -1;
       if (next === LPAREN || next === LBRACKET) return false;
-      continue;
-    }
-    if (code === AMP) {
-      while (at + 1 < to) {
-        const next = body.charCodeAt(at + 1);
-        if (next === HASH || isAsciiAlphanumeric(next)) at++;
-        else break;
+      closeBrackets++;
+    } else if (code === LBRACKET) openBrackets++;
+    else if (code === BACKTICK || code === STAR || code === UNDERSCORE) {
+      if (at === from || body.charCodeAt(at - 1) !== code) {
+        if (code === BACKTICK) backtickRuns++;
+        else if (code === STAR) starRuns++;
+        else underscoreRuns++;
       }
-      // The reference's terminating `;` is consumed with it.
-      if (at + 1 < to && body.charCodeAt(at + 1) === SEMICOLON) at++;
-      continue;
+    } else if (code === BANG) {
+      if (at + 1 === to || body.charCodeAt(at + 1) !== LBRACKET) return true;
+    } else if (code === BACKSLASH) {
+      const next = at + 1 < to ? body.charCodeAt(at + 1) : -1;
+      if (next !== LF && next !== CR) return true;
+    } else if (code === AMP) {
+      // A reference never spans a line: it ends within the paragraph's last line at the latest.
+      const decoded = scanCharacterReference(body, at, (reference ??= { end: 0, value: '' }));
+      if (decoded === null || hasJsNonWhitespace(decoded.value)) return true;
+      at = decoded.end - 1;
+    } else if (code === LT || code === LPAREN || code === RPAREN || code === QUOTE || code === APOS) return true;
+    else if (!isPossiblyMarkup(code) && !isJsWhitespace(code)) return true;
+  }
+  return (openBrackets > 0) !== (closeBrackets > 0) || backtickRuns === 1 || starRuns === 1 || underscoreRuns === 1;
+}
+
+/**
+ * Whether some line of the content holds `]:`, which every definition does (its label's `]`
+ * right before the `:`, on one line): without one, no definition is looked for (nor the
+ * content joined for it).
+ */
+function holdsLabelEnd(body: string, lines: ContentLines): boolean {
+  const { starts, ends, count } = lines;
+  for (let line = 0; line < count; line++) {
+    for (let at = starts[line]; at + 1 < ends[line]; at++) {
+      if (body.charCodeAt(at) === RBRACKET && body.charCodeAt(at + 1) === COLON) return true;
     }
-    if (isPossiblyMarkup(code) || isJsWhitespace(code)) continue;
-    return true;
   }
   return false;
 }

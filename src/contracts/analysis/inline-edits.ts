@@ -7,8 +7,9 @@
  *
  * Invariant: renderEdits(src, edits) is src with those edits applied, boundaries written as one
  * space outside image labels and as nothing inside one (mdast-util-to-string joins an image's
- * alt without separators). Records never overlap, so merging the three streams by start
- * position visits the edits in source order.
+ * alt without separators); editsHoldSubstance(src, edits) is whether that text holds a JS
+ * non-whitespace char. Records never overlap, so merging the three streams by start position
+ * visits the edits in source order.
  * Linear bound: O(n + records): each record and each source char is visited once; the output
  * buffer holds at most n + 2 per record + 2 code units.
  */
@@ -19,7 +20,7 @@ import * as itemRecords from './inline-items';
 import * as utf16 from './utf16-units';
 
 // Imported values are bound once, at load (see chars.ts).
-const { SPACE } = chars;
+const { SPACE, hasJsNonWhitespace } = chars;
 const { BRACKET_STRIDE, bracketFormedImage, bracketLabelStart, bracketOpenerStart, nextFormedBracket } = bracketRecords;
 const {
   DELIMITER_STRIDE, nextUsedRun, runBeforeNul, runInfo, runLength, runMarker, runStart, usedLeft, usedRight,
@@ -123,4 +124,45 @@ export function renderEdits(src: string, edits: InlineEdits): InlineText {
   }
   for (let k = copied; k < n; k++) bits |= out[w++] = src.charCodeAt(k);
   return bits < 0x80 ? { text: foldedAsciiToString(out, w), normalized: true, folded: true } : { text: foldedUnitsToString(out, w), normalized: false, folded: true };
+}
+
+/**
+ * Whether renderEdits(src, edits).text holds a JS non-whitespace char, read from the same merge
+ * without writing the text: boundaries are spaces, so only the source left in place, the
+ * decoded references, the kept ranges of code, HTML and autolinks, and the markers a delimiter
+ * run leaves (never whitespace) can hold one. Stops at the first.
+ */
+export function editsHoldSubstance(src: string, edits: InlineEdits): boolean {
+  const { strings, items, itemsEnd, delimiters, delimitersEnd, brackets, bracketsEnd } = edits;
+  const n = src.length;
+  let copied = 0;
+  let i = 0;
+  let d = nextUsedRun(delimiters, 0, delimitersEnd);
+  let b = nextFormedBracket(brackets, 0, bracketsEnd);
+  for (;;) {
+    const nextItemStart = i < itemsEnd ? itemStart(items, i) : n;
+    const nextRunStart = d < delimitersEnd ? runStart(delimiters, d) : n;
+    const openerStart = b < bracketsEnd ? bracketOpenerStart(brackets, b) : n;
+    if (nextRunStart < nextItemStart && nextRunStart < openerStart) {
+      const length = runLength(runInfo(delimiters, d));
+      if (hasJsNonWhitespace(src, copied, nextRunStart) || length > usedLeft(delimiters, d) + usedRight(delimiters, d)) return true;
+      copied = nextRunStart + length;
+      d = nextUsedRun(delimiters, d + DELIMITER_STRIDE, delimitersEnd);
+      continue;
+    }
+    if (openerStart < nextItemStart) {
+      if (hasJsNonWhitespace(src, copied, openerStart)) return true;
+      copied = bracketLabelStart(brackets, b);
+      b = nextFormedBracket(brackets, b + BRACKET_STRIDE, bracketsEnd);
+      continue;
+    }
+    if (hasJsNonWhitespace(src, copied, nextItemStart)) return true;
+    if (i === itemsEnd) return false;
+    const kind = itemKind(items, i);
+    const value = itemValue(items, i);
+    if (kind === REPLACE && hasJsNonWhitespace(strings[value] as string)) return true;
+    if (kind === WRAP && hasJsNonWhitespace(src, value, itemValueEnd(items, i))) return true;
+    copied = itemEnd(items, i);
+    i += ITEM_STRIDE;
+  }
 }

@@ -31,8 +31,8 @@ const FRAME = F_BOTTOM + 12;
 
 /** The frame stack of one pass's emphasis matching, kept between its calls. */
 export class EmphasisRuns {
-  /** Per run: its next closer, its floor and its openers-bottom. */
-  private frames: Int32Array<ArrayBuffer> = new Int32Array(4 * FRAME);
+  /** Per run: its next closer, its floor and its openers-bottom. One frame to start (56 bytes: on the heap, see BacktickRuns). */
+  private frames: Int32Array<ArrayBuffer> = new Int32Array(FRAME);
 
   /**
    * micromark's attention resolver over the list from `first`, walking back no lower than `floor`:

@@ -5,6 +5,6 @@
  * (src/contracts/markdown.ts) yields for the same inline content.
  * Linear bound: that of inline.ts and normalize-nfc.ts (O(input length)).
  */
-export { inlinePlainText, inlineText, normalizeLabel } from './inline';
+export { inlinePlainText, inlineSubstantive, inlineText, normalizeLabel } from './inline';
 export type { InlineText } from './inline-edits';
 export { normalizeNfc } from './normalize-nfc';

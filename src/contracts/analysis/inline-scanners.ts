@@ -210,10 +210,11 @@ class ForwardSearch {
 
 /** Raw inline HTML as micromark's htmlText reads it; call scan() at increasing positions. */
 export class HtmlScanner {
-  private readonly comment: ForwardSearch;
-  private readonly instruction: ForwardSearch;
-  private readonly cdata: ForwardSearch;
-  private readonly declaration: ForwardSearch;
+  /** One search per closer kind, made when first needed. */
+  private comment: ForwardSearch | null = null;
+  private instruction: ForwardSearch | null = null;
+  private cdata: ForwardSearch | null = null;
+  private declaration: ForwardSearch | null = null;
   /**
    * Bit i set: the attribute list fails from the "between attributes" entry point i. Only
    * failed lists are recorded, and only where another tag's attributes can reach them (see
@@ -224,12 +225,7 @@ export class HtmlScanner {
   private entries: Int32Array = new Int32Array(16);
   private entryCount = 0;
 
-  constructor(private readonly src: string) {
-    this.comment = new ForwardSearch(src, '-->');
-    this.instruction = new ForwardSearch(src, '?>');
-    this.cdata = new ForwardSearch(src, ']]>');
-    this.declaration = new ForwardSearch(src, '>');
-  }
+  constructor(private readonly src: string) {}
 
   /** The index after the construct's `>`, or -1 (src[p] === '<'). */
   scan(p: number): number {
@@ -239,22 +235,22 @@ export class HtmlScanner {
       const d = src.charCodeAt(p + 2);
       if (d === DASH) {
         if (src.charCodeAt(p + 3) !== DASH) return -1;
-        const at = this.comment.find(p + 2);
+        const at = (this.comment ??= new ForwardSearch(src, '-->')).find(p + 2);
         return at < 0 ? -1 : at + 3;
       }
       if (d === LBRACKET) {
         if (!src.startsWith('CDATA[', p + 3)) return -1;
-        const at = this.cdata.find(p + 9);
+        const at = (this.cdata ??= new ForwardSearch(src, ']]>')).find(p + 9);
         return at < 0 ? -1 : at + 3;
       }
       if (isAsciiAlpha(d)) {
-        const at = this.declaration.find(p + 3);
+        const at = (this.declaration ??= new ForwardSearch(src, '>')).find(p + 3);
         return at < 0 ? -1 : at + 1;
       }
       return -1;
     }
     if (c === QUESTION) {
-      const at = this.instruction.find(p + 2);
+      const at = (this.instruction ??= new ForwardSearch(src, '?>')).find(p + 2);
       return at < 0 ? -1 : at + 2;
     }
     if (c === SLASH) return this.closingTag(p + 2);
@@ -362,7 +358,7 @@ export class HtmlScanner {
   }
 }
 
-/** Run lengths below this keep their last start in an array; longer ones (at most n / SHORT_RUNS of them) in a Map. */
+/** Run lengths below this keep their last start in a table; longer ones (at most n / SHORT_RUNS of them) in a Map. */
 const SHORT_RUNS = 64;
 
 /**
@@ -377,8 +373,13 @@ const SHORT_RUNS = 64;
 export class BacktickRuns {
   /** Whether a scan reached the end of the source. */
   private complete = false;
-  /** Start of the last run seen per length below SHORT_RUNS, -1 for none. */
-  private readonly lastShort = new Int32Array(SHORT_RUNS).fill(-1);
+  /**
+   * Per length below SHORT_RUNS, the start of the last run seen plus one (0: none); as long as the
+   * longest length seen needs, made at the first run recorded. It starts at 16 ints: a typed array of
+   * at most 64 bytes is made on the engine's heap, a larger one outside it at about 10x the cost,
+   * more than a whole pass over a short source.
+   */
+  private lastShort: Int32Array | null = null;
   private lastLong: Map<number, number> | null = null;
 
   constructor(private readonly src: string) {}
@@ -397,8 +398,11 @@ export class BacktickRuns {
       const length = end - at;
       // Once a scan has reached the end, every last start is final: a later scan reads earlier runs.
       if (!this.complete) {
-        if (length < SHORT_RUNS) this.lastShort[length] = at;
-        else (this.lastLong ??= new Map()).set(length, at);
+        if (length < SHORT_RUNS) {
+          let table = (this.lastShort ??= new Int32Array(16));
+          if (length >= table.length) table = this.lastShort = widened(table, length + 1);
+          table[length] = at + 1;
+        } else (this.lastLong ??= new Map()).set(length, at);
       }
       if (length === size) return at;
       at = src.indexOf('`', end);
@@ -408,7 +412,10 @@ export class BacktickRuns {
   }
 
   private lastStart(length: number): number {
-    if (length < SHORT_RUNS) return this.lastShort[length] as number;
+    if (length < SHORT_RUNS) {
+      const table = this.lastShort;
+      return table !== null && length < table.length ? (table[length] as number) - 1 : -1;
+    }
     return this.lastLong?.get(length) ?? -1;
   }
 }

@@ -39,7 +39,8 @@ import * as scanners from './inline-scanners';
 import { BacktickRuns, HtmlScanner, LinkScanner } from './inline-scanners';
 import * as scratch from './scratch';
 import * as utf16 from './utf16-units';
-import type { InlineText } from './inline-edits';
+import type { InlineEdits, InlineText } from './inline-edits';
+import type { RecordBuffers } from './scratch';
 import type { CharacterReference } from './inline-scanners';
 
 export { normalizeLabel } from './inline-labels';
@@ -57,7 +58,7 @@ const {
   BEFORE_NUL, CAN_CLOSE, CAN_OPEN, DELIMITER_STRIDE, NONE, runBound, runCanClose, runCanOpen, runNext, runStart, setRunNext,
   writeRun,
 } = runRecords;
-const { renderEdits } = edits;
+const { editsHoldSubstance, renderEdits } = edits;
 const { BREAK, DROP, IMAGE_CLOSE, ITEM_STRIDE, LINK_CLOSE, REPLACE, WRAP, itemBound, itemStart, writeItem } = itemRecords;
 const { scanAutolink, scanCharacterReference, scanReferenceLabel } = scanners;
 const { giveBackRecordBuffers, takeRecordBuffers } = scratch;
@@ -85,19 +86,26 @@ function runFlags(src: string, marker: number, start: number, end: number): numb
 
 /** Joins the content lines as micromark's text tokenizer sees them: line prefixes stripped (NUL is replaced by the caller). */
 function prepareSource(lines: readonly string[]): string {
-  const parts: string[] = [];
-  for (const line of lines) {
-    let start = 0;
-    while (start < line.length && isSpaceOrTab(line.charCodeAt(start))) start++;
-    parts.push(start === 0 ? line : line.slice(start));
+  let src: string;
+  if (lines.length === 1) src = withoutIndent(lines[0] as string);
+  else {
+    const parts: string[] = new Array(lines.length);
+    for (let line = 0; line < lines.length; line++) parts[line] = withoutIndent(lines[line] as string);
+    src = parts.join('\n');
   }
-  let src = parts.join('\n');
   let end = src.length;
   while (end > 0 && isSpaceOrTab(src.charCodeAt(end - 1))) end--;
   // One line is a slice of the note, and so is a trimmed source (a joined one is flat): a long one gets a flat copy.
   const sliced = lines.length === 1 || end < src.length;
   if (end < src.length) src = src.slice(0, end);
   return sliced && src.length >= FLAT_COPY_FROM ? flatCopy(src) : src;
+}
+
+/** `line` without its leading spaces and tabs. */
+function withoutIndent(line: string): string {
+  let start = 0;
+  while (start < line.length && isSpaceOrTab(line.charCodeAt(start))) start++;
+  return start === 0 ? line : line.slice(start);
 }
 
 /**
@@ -118,6 +126,15 @@ export function inlineText(lines: readonly string[], definitions: ReadonlySet<st
   const text = pass.render();
   pass.release();
   return text;
+}
+
+/** Whether inlinePlainText(lines, definitions) holds a JS non-whitespace char (a paragraph's substance), without building it. */
+export function inlineSubstantive(lines: readonly string[], definitions: ReadonlySet<string>): boolean {
+  const pass = passOver(lines, definitions);
+  pass.scan();
+  const substantive = pass.substantive();
+  pass.release();
+  return substantive;
 }
 
 /** The source a pass reads, and where it began each record it wrote, per stream in the order written. */
@@ -195,6 +212,8 @@ class InlinePass {
   private links: LinkScanner | null = null;
   private codeRuns: BacktickRuns | null = null;
   private readonly labels: LabelLookup;
+  /** The record buffers taken for this pass, given back by release() with the streams as grown. */
+  private readonly buffers: RecordBuffers;
 
   constructor(
     private readonly src: string,
@@ -205,6 +224,7 @@ class InlinePass {
     this.n = src.length;
     this.labels = new LabelLookup(src, definitions);
     const buffers = takeRecordBuffers();
+    this.buffers = buffers;
     this.items = buffers.items;
     this.delimiters = buffers.delimiters;
     this.brackets = buffers.brackets;
@@ -339,11 +359,13 @@ class InlinePass {
 
   /** Gives the record buffers back (the pass reads them no more). */
   release(): void {
-    giveBackRecordBuffers(
-      { items: this.items, delimiters: this.delimiters, brackets: this.brackets, stack: this.stack },
-      // The stack never held more entries than there were brackets.
-      { items: this.itemsEnd, delimiters: this.delimitersEnd, brackets: this.bracketsEnd, stack: this.bracketsEnd / BRACKET_STRIDE },
-    );
+    const buffers = this.buffers;
+    buffers.items = this.items;
+    buffers.delimiters = this.delimiters;
+    buffers.brackets = this.brackets;
+    buffers.stack = this.stack;
+    // The stack never held more entries than there were brackets.
+    giveBackRecordBuffers(buffers, this.itemsEnd, this.delimitersEnd, this.bracketsEnd, this.bracketsEnd / BRACKET_STRIDE);
   }
 
   /** Where each record began (see RecordPositions); then gives the buffers back. */
@@ -509,7 +531,16 @@ class InlinePass {
   }
 
   render(): InlineText {
-    return renderEdits(this.src, {
+    return renderEdits(this.src, this.edits());
+  }
+
+  /** Whether the rendered text would hold a JS non-whitespace char. */
+  substantive(): boolean {
+    return editsHoldSubstance(this.src, this.edits());
+  }
+
+  private edits(): InlineEdits {
+    return {
       items: this.items,
       itemsEnd: this.itemsEnd,
       strings: this.strings,
@@ -518,7 +549,7 @@ class InlinePass {
       delimitersEnd: this.emphasis ? this.delimitersEnd : 0,
       brackets: this.brackets,
       bracketsEnd: this.linked ? this.bracketsEnd : 0,
-    });
+    };
   }
 }
 

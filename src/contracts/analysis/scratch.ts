@@ -57,15 +57,24 @@ function freshRecordBuffers(kept: Partial<RecordBuffers>): RecordBuffers {
 }
 
 /**
- * Gives a pass's buffers back, with the ints it wrote at the start of each (`used`): each is
- * zeroed over that prefix and kept while the kept total stays within the budget; a buffer over
- * it is dropped for a fresh small one. The stream this pass wrote most (with the stack, when
- * that is the brackets) claims the budget first, so a large buffer that an earlier, different
- * source left in another stream cannot crowd out the one a later pass on this kind of source
- * needs again; the rest claim it in a fixed order.
+ * Gives a pass's buffers back, with the ints it wrote at the start of each: each is zeroed over
+ * that prefix and kept while the kept total stays within the budget. Within it (every pass but
+ * one that grew a stream past it) the same buffers are kept as they are, with no allocation.
+ * Over it, a buffer over the budget left is dropped for a fresh small one: the stream this pass
+ * wrote most (with the stack, when that is the brackets) claims the budget first, so a large
+ * buffer that an earlier, different source left in another stream cannot crowd out the one a
+ * later pass on this kind of source needs again; the rest claim it in a fixed order.
  */
-export function giveBackRecordBuffers(buffers: RecordBuffers, used: Record<keyof RecordBuffers, number>): void {
-  const { items, delimiters, brackets } = used;
+export function giveBackRecordBuffers(buffers: RecordBuffers, items: number, delimiters: number, brackets: number, stack: number): void {
+  if (buffers.items.length + buffers.delimiters.length + buffers.brackets.length + buffers.stack.length <= RECORD_BUDGET) {
+    zeroPrefix(buffers.items, items);
+    zeroPrefix(buffers.delimiters, delimiters);
+    zeroPrefix(buffers.brackets, brackets);
+    zeroPrefix(buffers.stack, stack);
+    keptRecords = buffers;
+    return;
+  }
+  const used: Record<keyof RecordBuffers, number> = { items, delimiters, brackets, stack };
   const claims: (keyof RecordBuffers)[] =
     items >= delimiters && items >= brackets
       ? ['items', 'delimiters', 'brackets', 'stack']
@@ -78,10 +87,19 @@ export function giveBackRecordBuffers(buffers: RecordBuffers, used: Record<keyof
     const buffer = buffers[name];
     if (buffer.length > room) continue;
     room -= buffer.length;
-    buffer.fill(0, 0, used[name]);
+    zeroPrefix(buffer, used[name]);
     kept[name] = buffer;
   }
   keptRecords = freshRecordBuffers(kept);
+}
+
+/** Below this many ints a loop zeros a prefix faster than a call to fill (most passes write a few records). */
+const FILL_FROM = 64;
+
+/** Zeros `buffer[0, used)`. */
+function zeroPrefix(buffer: Int32Array, used: number): void {
+  if (used >= FILL_FROM) buffer.fill(0, 0, used);
+  else for (let at = 0; at < used; at++) buffer[at] = 0;
 }
 
 // ---------------------------------------------------------------- ASCII decoding bytes

@@ -2,7 +2,8 @@
  * The pathological inputs of cmark's and md4c's test/pathological_tests.py
  * (plus floods of the inline constructs read with lookahead or matched
  * again: label chains, link titles and destinations, raw HTML, character
- * references, emphasis), rebuilt from their descriptions and
+ * references, emphasis; and many short paragraphs that each hold inline
+ * syntax), rebuilt from their descriptions and
  * scaled to a target size, and placed where a note can hold them: an ATX
  * heading, a setext heading or a paragraph (inline shapes), or as the
  * whole note (block shapes). The one list of pathological shapes: used by
@@ -175,6 +176,16 @@ export const SHAPES: Shape[] = [
   { name: 'link reference definitions `[n]: u`', kind: 'block', build: (chars) => numbered(chars, (index) => `[${index}]: u\n`) },
   { name: 'definitions with titles over two lines', kind: 'block', build: (chars) => numbered(chars, (index) => `[l${index}]:\n/u "t"\n`) },
   { name: 'one-word paragraphs `wN` + blank line', kind: 'block', build: (chars) => numbered(chars, (index) => `w${index}\n\n`) },
+  // Many short paragraphs that each hold inline syntax: the fixed cost of deciding each one, by
+  // the block scan's proof (content.ts) or by an inline pass (`&nbsp;`, `![](img.png)`, `` ` ` ``, `[]`).
+  { name: 'paragraphs of `&amp;`', kind: 'block', build: run('&amp;\n\n') },
+  { name: 'paragraphs of `&nbsp;`', kind: 'block', build: run('&nbsp;\n\n') },
+  { name: 'paragraphs of `![](img.png)`', kind: 'block', build: run('![](img.png)\n\n') },
+  { name: 'paragraphs of `*a*`', kind: 'block', build: run('*a*\n\n') },
+  { name: 'paragraphs of `` `c` ``', kind: 'block', build: run('`c`\n\n') },
+  { name: 'paragraphs of `` ` ` ``', kind: 'block', build: run('` `\n\n') },
+  { name: 'paragraphs of `[a](b)`', kind: 'block', build: run('[a](b)\n\n') },
+  { name: 'paragraphs of `[]`', kind: 'block', build: run('[]\n\n') },
   { name: 'one-line paragraph of 10,000+ lines', kind: 'block', build: (chars) => numbered(chars, (index) => `w${index}\n`) },
   { name: 'headings `# hN` (capped at 500 in the outline)', kind: 'block', build: (chars) => numbered(chars, (index) => `# h${index}\n`) },
 ];
