@@ -7,8 +7,10 @@ import { loadConfig } from './config';
 import { buildRouter } from './http/router';
 import { errorResponse, finalizeResponse, preflightResponse } from './http/responses';
 import { newRequestLog, writeLogLine } from './log';
+import { warmUpRequestPath } from './warm-up';
 
 const router = buildRouter();
+warmUpRequestPath();
 /** Eight of the longest variable names still keep the line under MAX_LOG_LINE_BYTES. */
 const MAX_LOGGED_CONFIG_NAMES = 8;
 
