@@ -127,13 +127,22 @@ export function renderEdits(src: string, edits: InlineEdits): InlineText {
 }
 
 /**
- * Whether renderEdits(src, edits).text holds a JS non-whitespace char, read from the same merge
- * without writing the text: boundaries are spaces, so only the source left in place, the
- * decoded references, the kept ranges of code, HTML and autolinks, and the markers a delimiter
- * run leaves (never whitespace) can hold one. Stops at the first.
+ * Whether renderEdits(src, edits).text holds a JS non-whitespace char, the edits given field by
+ * field (InlineEdits' fields: no object per paragraph), read from the same merge without writing
+ * the text: boundaries are spaces, so only the source left in place, the decoded references, the
+ * kept ranges of code, HTML and autolinks, and the markers a delimiter run leaves (never
+ * whitespace) can hold one. Stops at the first.
  */
-export function editsHoldSubstance(src: string, edits: InlineEdits): boolean {
-  const { strings, items, itemsEnd, delimiters, delimitersEnd, brackets, bracketsEnd } = edits;
+export function editsHoldSubstance(
+  src: string,
+  items: Int32Array,
+  itemsEnd: number,
+  strings: readonly string[],
+  delimiters: Int32Array,
+  delimitersEnd: number,
+  brackets: Int32Array,
+  bracketsEnd: number,
+): boolean {
   const n = src.length;
   let copied = 0;
   let i = 0;

@@ -67,6 +67,9 @@ const { flatCopy, fromCodeUnits } = utf16;
 /** Sources of at least this many chars in one line are read from a flat copy (prepareSource). */
 const FLAT_COPY_FROM = 1024;
 
+/** The decoded references of a pass that read none. */
+const NO_STRINGS: readonly string[] = [];
+
 /** lastCloser not yet computed. */
 const UNKNOWN = -2;
 
@@ -183,7 +186,8 @@ class InlinePass {
   private itemsCap = -1;
   private delimitersCap = -1;
   private bracketsCap = -1;
-  private readonly strings: string[] = [];
+  /** Decoded character references (REPLACE items), made at the first. */
+  private strings: string[] | null = null;
   /** The pass's one character-reference answer, filled per `&`. */
   private reference: CharacterReference | null = null;
   private delimiters: Int32Array<ArrayBuffer>;
@@ -211,18 +215,18 @@ class InlinePass {
   private html: HtmlScanner | null = null;
   private links: LinkScanner | null = null;
   private codeRuns: BacktickRuns | null = null;
-  private readonly labels: LabelLookup;
+  /** Made at the first label looked up. */
+  private labelLookup: LabelLookup | null = null;
   /** The record buffers taken for this pass, given back by release() with the streams as grown. */
   private readonly buffers: RecordBuffers;
 
   constructor(
     private readonly src: string,
-    definitions: ReadonlySet<string>,
+    private readonly definitions: ReadonlySet<string>,
     /** 1 where the source held NUL (now U+FFFD), or null when it held none. */
     private readonly nul: Uint8Array | null,
   ) {
     this.n = src.length;
-    this.labels = new LabelLookup(src, definitions);
     const buffers = takeRecordBuffers();
     this.buffers = buffers;
     this.items = buffers.items;
@@ -281,7 +285,7 @@ class InlinePass {
             p++;
             break;
           }
-          this.item(REPLACE, p, reference.end, this.strings.push(reference.value) - 1, 0);
+          this.item(REPLACE, p, reference.end, (this.strings ??= []).push(reference.value) - 1, 0);
           p = reference.end;
           textStart = p;
           break;
@@ -516,6 +520,10 @@ class InlinePass {
     return this.labels.defined(labelStart, p) && src.charCodeAt(p + 2) === RBRACKET ? p + 3 : -1;
   }
 
+  private get labels(): LabelLookup {
+    return (this.labelLookup ??= new LabelLookup(this.src, this.definitions));
+  }
+
   /** Matches emphasis among the delimiters above `bottom`, then drops them all from the list. */
   private processEmphasis(bottom: number): void {
     const first = bottom === NONE ? this.head : runNext(this.delimiters, bottom);
@@ -536,14 +544,15 @@ class InlinePass {
 
   /** Whether the rendered text would hold a JS non-whitespace char. */
   substantive(): boolean {
-    return editsHoldSubstance(this.src, this.edits());
+    const { items, itemsEnd, delimiters, brackets } = this;
+    return editsHoldSubstance(this.src, items, itemsEnd, this.strings ?? NO_STRINGS, delimiters, this.emphasis ? this.delimitersEnd : 0, brackets, this.linked ? this.bracketsEnd : 0);
   }
 
   private edits(): InlineEdits {
     return {
       items: this.items,
       itemsEnd: this.itemsEnd,
-      strings: this.strings,
+      strings: this.strings ?? NO_STRINGS,
       // Without emphasis every delimiter run is literal text; without links every bracket is.
       delimiters: this.delimiters,
       delimitersEnd: this.emphasis ? this.delimitersEnd : 0,

@@ -1,6 +1,6 @@
 /**
  * A paragraph's substance (whether some value or alt in it is non-blank) is decided by the block
- * scan's proof (content.ts, paragraphIsSubstantive) when it can, else by the inline pass without
+ * scan's proofs (content.ts, paragraphSubstance) when it can, else by the inline pass without
  * building the text (inlineSubstantive). Both are checked here on paragraphs made mostly of what
  * can leave them blank: character references to whitespace, empty links and images, markup,
  * escapes, code and HTML, whitespace.
@@ -76,6 +76,54 @@ describe('paragraph substance', () => {
   it('reads a character reference as its value and anything else after `&` as text', () => {
     for (const body of ['&nbsp;\n', '&#32;&NewLine;\n', '&ThickSpace;\n', '&amp;\n', '&#0;\n', '&bogus;\n', '& \n', '\\&nbsp;\n', '> &nbsp;\n> &#x20;\n']) {
       expect({ body, difference: differential(body) }).toEqual({ body, difference: null });
+    }
+  });
+
+  it('proves blank only what is whitespace, references to it and code spans of it, paired run by run', () => {
+    const paragraphs = [
+      // Blank: every backtick run pairs with the next one, of its size, around whitespace.
+      '` `', '``  ``', '` ` ` `', '`\t`', '`\u00a0`', '&nbsp;` `&#32;', '` `\n` `', '`\n`', '`` \n ``', '&nbsp;  \n&nbsp;', '\t&#9;\n  &nbsp;',
+      // Not blank: a run of another size inside, a lone run, a reference in code, other markup.
+      '` `` `', '`` ` ``', '` ` `', '`&nbsp;`', '` `&amp;', '` `\\', '` `*', '` `_ _', '` ` [', '``` ```', '`` ` ` ``', '` ``', '&nbsp; >', '` ` >',
+    ];
+    for (const paragraph of paragraphs) {
+      for (const body of [`${paragraph}\n`, `> ${paragraph.replaceAll('\n', '\n> ')}\n`, `- ${paragraph.replaceAll('\n', '\n  ')}\n`]) {
+        expect({ body, difference: differential(body) }).toEqual({ body, difference: null });
+      }
+    }
+  });
+
+  it('reads an empty bracket pair as text unless a resource or reference follows it', () => {
+    const paragraphs = [
+      '[]', '[] ', '![]', '[[]]', '[[]](x)', '[]](x)', '[](x)', '![](x)', '[][x]', '[][]', '![][x]', '[] [x](y)', '[]: x', '\\[]',
+      '`[]`', '[`]`', '&nbsp;[]', '[&nbsp;[]](x)', '[x]\n[]', '[]\n(x)', '[\n](x)', '[]&#40;x)', '[x][]', '[[]][x]', '[&nbsp;]', '[x]',
+    ];
+    for (const paragraph of paragraphs) {
+      for (const labels of ['', '[x]: /u\n\n', '[&nbsp;]: /u\n\n']) {
+        for (const body of [`${labels}${paragraph}\n`, `${labels}> ${paragraph.replaceAll('\n', '\n> ')}\n`]) {
+          expect({ body, difference: differential(body) }).toEqual({ body, difference: null });
+        }
+      }
+    }
+  });
+
+  it('proves blank empty links and images with a plain resource, and nothing that only looks like one', () => {
+    const paragraphs = [
+      // Blank.
+      '[](x)', '![](img.png)', '[]()', '[](x)[](y)', '![](a/b-c.png?x=1#y) &nbsp; ` `', '` `[](x)` `', '[](x)\n![](y)',
+      // Not blank, or not proven: another resource, text, markup or code around or inside.
+      '[](<x>)', '[](x "t")', '[](x y)', '[](x\\))', '[](x(y))', '[](`x`)', '[](&amp;)', '[](x)]', '[ [](x)', '[](x) [', '`[](x)`',
+      '[](x)*', '*[](x)*', '_[](x)_', '[[](x)]', '[](x)[x]', '[] (x)', '[](x', '![](x)!', '!![](x)', '[](x)\\', '[](x)&amp;', '` [](x) `',
+      '[](x)_a_',
+      // The rest after an empty link, read as a paragraph of its own.
+      '[](x)[]', '[](x)`', '` `[](x)`', '` ` `` `` [](x) `', '` [](x) ` ` `', '[](x) ]', '[](x) [', '[](x)[a](b)', '[](x)*&nbsp;*', '![](x)*a*', '[](x)&nbsp;[](y)x',
+    ];
+    for (const paragraph of paragraphs) {
+      for (const labels of ['', '[x]: /u\n\n']) {
+        for (const body of [`${labels}${paragraph}\n`, `${labels}> ${paragraph.replaceAll('\n', '\n> ')}\n`, `${labels}- ${paragraph.replaceAll('\n', '\n  ')}\n`]) {
+          expect({ body, difference: differential(body) }).toEqual({ body, difference: null });
+        }
+      }
     }
   });
 
