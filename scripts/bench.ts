@@ -69,7 +69,7 @@ import type { Frontmatter, NoteOutline, SectionSource } from '../src/contracts/t
 
 /** A Markdown analysis answering a NoteStructure: the linear one or the micromark oracle. */
 type Analyzer = (body: string) => NoteStructure;
-import { pathologicalCases, pathologicalNote, type Position } from '../test/support/markdown/pathological';
+import { pathologicalCases, pathologicalNote, SHAPES, type Position } from '../test/support/markdown/pathological';
 import { countOption, parseOptionsOrExit } from './cli-options.mjs';
 import { figure, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';
 import { FIXED_TARGET, fixedCostSection, type FixedCostResult } from './lib/bench-fixed';
@@ -297,22 +297,18 @@ function syntheticInput(name: string, chars: number, seed: number): Input {
 
 /**
  * The heavy rows through the Worker: 1,000,000-char notes of one short paragraph repeated, each
- * with one inline construct (many small inline passes), and plain words as the baseline.
+ * with inline syntax (the pathological list's `paragraphs of` shapes), and plain words as the baseline.
  */
-const HEAVY_PARAGRAPHS: readonly [name: string, paragraph: string][] = [
-  ['&amp;', '&amp;\n\n'],
-  ['![](img.png)', '![](img.png)\n\n'],
-  ['*a*', '*a*\n\n'],
-  ['`c`', '`c`\n\n'],
-  ['[a](b)', '[a](b)\n\n'],
-  ['prose', 'Some plain words.\n\n'],
-];
-
 function heavyInputs(): (Input & { heavy: true })[] {
   const chars = 1_000_000;
-  return HEAVY_PARAGRAPHS.map(([name, paragraph], index) => ({
+  const paragraphs = SHAPES.filter((shape) => shape.name.startsWith('paragraphs of '));
+  const bodies: [name: string, body: string][] = [
+    ...paragraphs.map((shape): [string, string] => [shape.name.slice('paragraphs of '.length).replace(/^`+ ?| ?`+$/g, ''), pathologicalNote(shape, 'block', chars)]),
+    ['prose', 'Some plain words.\n\n'.repeat(Math.ceil(chars / 19)).slice(0, chars)],
+  ];
+  return bodies.map(([name, body], index) => ({
     name: `1m paras ${name}`,
-    notes: [{ path: `bench/heavy-${index}.md`, frontmatter: {}, body: asTheWorkerReadsIt(paragraph.repeat(Math.ceil(chars / paragraph.length)).slice(0, chars)) }],
+    notes: [{ path: `bench/heavy-${index}.md`, frontmatter: {}, body: asTheWorkerReadsIt(body) }],
     chars,
     heavy: true,
   }));
