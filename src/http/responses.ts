@@ -58,10 +58,9 @@ export function streamedTextBody(pieces: Iterable<string>): ReadableStream<Uint8
   });
 }
 
-/** A contract payload as JSON from its one serialization: streamed when it is longer than one slice. */
+/** A contract payload as JSON, streamed from its one serialization. */
 export function payloadResponse(payload: unknown): Response {
-  const text = JSON.stringify(payload);
-  const response = new Response(text.length <= STREAM_SLICE_CHARS ? text : streamedTextBody(textSlices(text)), { status: 200 });
+  const response = new Response(streamedTextBody(textSlices(JSON.stringify(payload))), { status: 200 });
   response.headers.set('Content-Type', 'application/json; charset=utf-8');
   return response;
 }
