@@ -63,7 +63,7 @@ describe.each(ERAS)('MCP SDK v2 client over OAuth, %s', (revision, era) => {
     // Its access token (without the refresh token, which the authorization server binds to its
     // own resource) presented on /mcp: the token's audience is only the vault endpoint.
     const forVault = { access_token: first.provider.tokens()!.access_token, token_type: 'Bearer' };
-    const again = await connect('/mcp', era, new InMemoryOAuthProvider(forVault));
+    const again = await connect('/mcp', era, new InMemoryOAuthProvider({ tokens: forVault }));
     const refusal = again.exchanges.find((exchange) => exchange.status === 401);
     expect(refusal?.wwwAuthenticate).toMatch(/^Bearer error="invalid_token", resource_metadata="[^"]+\/mcp", scope="vault:read"$/);
     expect(again.provider.tokens()?.access_token).not.toBe(forVault.access_token);
@@ -73,7 +73,7 @@ describe.each(ERAS)('MCP SDK v2 client over OAuth, %s', (revision, era) => {
 
   it('an expired access token is refused (401 invalid_token) and the client authorizes again', async () => {
     const expired = inject('expiredAccessToken');
-    const { client, exchanges, provider } = await connect('/mcp', era, new InMemoryOAuthProvider({ access_token: expired, token_type: 'Bearer' }));
+    const { client, exchanges, provider } = await connect('/mcp', era, new InMemoryOAuthProvider({ tokens: { access_token: expired, token_type: 'Bearer' } }));
     expect(exchanges[0].status).toBe(401);
     expect(exchanges[0].wwwAuthenticate).toMatch(/^Bearer error="invalid_token", /);
     expect(provider.tokens()?.access_token).not.toBe(expired);

@@ -5,17 +5,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import {
-  auth,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
-} from '@modelcontextprotocol/client';
+import { auth, type OAuthClientMetadata } from '@modelcontextprotocol/client';
 // The v1 SDK's auth(), which mcp-remote runs.
 import { auth as authV1 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { isAllowedResource, startAuthServer, type AuthServer, type DemoUser } from '../../demo/auth-server.mjs';
+import { InMemoryOAuthProvider, publicClientMetadata } from '../support/node/oauth-client';
 
 /** A Worker origin nothing listens on: the authorization server never calls the resource. */
 const WORKER = 'http://127.0.0.1:8787';
@@ -607,67 +601,9 @@ describe('local authorization server consent page (autoApprove false)', () => {
   });
 });
 
-/** An in-memory OAuthClientProvider, as an MCP host would implement it. */
-class MemoryOAuthClientProvider implements OAuthClientProvider {
-  constructor(private readonly extraMetadata: Partial<OAuthClientMetadata> = {}) {}
-
-  authorizationUrl: URL | undefined;
-  private information: StoredOAuthClientInformation | undefined;
-  private savedTokens: StoredOAuthTokens | undefined;
-  private verifier: string | undefined;
-  private discovery: OAuthDiscoveryState | undefined;
-
-  get redirectUrl(): string {
-    return REDIRECT_URI;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'MCP SDK unit test',
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      ...this.extraMetadata,
-    };
-  }
-
-  clientInformation() {
-    return this.information;
-  }
-
-  saveClientInformation(information: StoredOAuthClientInformation) {
-    this.information = information;
-  }
-
-  tokens() {
-    return this.savedTokens;
-  }
-
-  saveTokens(tokens: StoredOAuthTokens) {
-    this.savedTokens = tokens;
-  }
-
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-
-  codeVerifier() {
-    if (!this.verifier) throw new Error('no code verifier saved');
-    return this.verifier;
-  }
-
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.discovery = state;
-  }
-
-  discoveryState() {
-    return this.discovery;
-  }
+/** The shared in-memory provider, registered as this file's client (extra metadata as a host adds it). */
+function memoryProvider(extraMetadata: Partial<OAuthClientMetadata> = {}): InMemoryOAuthProvider {
+  return new InMemoryOAuthProvider({ redirectUrl: REDIRECT_URI, metadata: { ...publicClientMetadata('MCP SDK unit test', REDIRECT_URI), ...extraMetadata } });
 }
 
 describe('MCP SDK client auth() against the local authorization server', () => {
@@ -710,7 +646,7 @@ describe('MCP SDK client auth() against the local authorization server', () => {
   });
 
   it('v2 auth(): discovers, registers, authorizes, exchanges and refreshes', async () => {
-    const provider = new MemoryOAuthClientProvider();
+    const provider = memoryProvider();
     const serverUrl = `${resourceOrigin}/mcp`;
 
     expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
@@ -726,7 +662,7 @@ describe('MCP SDK client auth() against the local authorization server', () => {
   });
 
   it('v1 auth() (as mcp-remote runs it): discovers, registers with software_id and scope, authorizes, exchanges', async () => {
-    const provider = new MemoryOAuthClientProvider({ software_id: 'mcp-remote-like', software_version: '0.15.1', scope: 'vault:read' });
+    const provider = memoryProvider({ software_id: 'mcp-remote-like', software_version: '0.15.1', scope: 'vault:read' });
     const serverUrl = `${resourceOrigin}/mcp`;
 
     expect(await authV1(provider, { serverUrl })).toBe('REDIRECT');
@@ -745,7 +681,7 @@ describe('MCP SDK client auth() against the local authorization server', () => {
   }
 
   /** Checks the saved tokens; returns the access token. */
-  async function checkedTokens(provider: MemoryOAuthClientProvider, serverUrl: string): Promise<string> {
+  async function checkedTokens(provider: InMemoryOAuthProvider, serverUrl: string): Promise<string> {
     const tokens = provider.tokens()!;
     const claims = await verifyAccessToken(as, tokens.access_token, serverUrl);
     expect(claims.scope).toBe('vault:read');

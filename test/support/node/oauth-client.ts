@@ -12,6 +12,7 @@ import {
   UnauthorizedError,
   type OAuthClientMetadata,
   type OAuthClientProvider,
+  type OAuthDiscoveryState,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
@@ -20,28 +21,38 @@ import {
 const REDIRECT_URL = 'http://127.0.0.1:1/oauth/callback';
 const MAX_REDIRECTS = 10;
 
+/** A public client's registration (RFC 7591): code + PKCE, refresh, no client secret. */
+export function publicClientMetadata(clientName: string, redirectUrl: string): OAuthClientMetadata {
+  return {
+    client_name: clientName,
+    redirect_uris: [redirectUrl],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
+}
+
+export interface InMemoryOAuthProviderOptions {
+  /** Tokens the client already holds (a refresh or a refusal is then what the test meets first). */
+  tokens?: StoredOAuthTokens;
+  redirectUrl?: string;
+  /** Registration metadata; publicClientMetadata for the redirect URL when absent. */
+  metadata?: OAuthClientMetadata;
+}
+
 export class InMemoryOAuthProvider implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
   private information: StoredOAuthClientInformation | undefined;
   private stored: StoredOAuthTokens | undefined;
   private verifier = '';
+  private discovery: OAuthDiscoveryState | undefined;
+  readonly redirectUrl: string;
+  readonly clientMetadata: OAuthClientMetadata;
 
-  constructor(initialTokens?: StoredOAuthTokens) {
-    this.stored = initialTokens;
-  }
-
-  get redirectUrl(): string {
-    return REDIRECT_URL;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'knowtation-edge e2e',
-      redirect_uris: [REDIRECT_URL],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
+  constructor({ tokens, redirectUrl = REDIRECT_URL, metadata }: InMemoryOAuthProviderOptions = {}) {
+    this.stored = tokens;
+    this.redirectUrl = redirectUrl;
+    this.clientMetadata = metadata ?? publicClientMetadata('knowtation-edge e2e', redirectUrl);
   }
 
   clientInformation(): StoredOAuthClientInformation | undefined {
@@ -70,6 +81,15 @@ export class InMemoryOAuthProvider implements OAuthClientProvider {
 
   codeVerifier(): string {
     return this.verifier;
+  }
+
+  /** Kept with the code verifier, so the SDK can bind the callback to the server it authorized at (SEP-2352). */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
   }
 }
 
