@@ -71,7 +71,7 @@ import type { Frontmatter, NoteOutline, SectionSource } from '../src/contracts/t
 type Analyzer = (body: string) => NoteStructure;
 import { pathologicalCases, pathologicalNote, SHAPES, type Position } from '../test/support/markdown/pathological';
 import { countOption, parseOptionsOrExit } from './cli-options.mjs';
-import { figure, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';
+import { figure, median, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';
 import { FIXED_TARGET, fixedCostSection, type FixedCostResult } from './lib/bench-fixed';
 import { STARTUP_TARGET, startupSection, type StartupResult } from './lib/bench-startup';
 import { endToEndSection, HEAVY_CPU_MS, type EndToEndResult } from './lib/bench-worker';
@@ -330,12 +330,6 @@ function runInput(analyze: Analyzer, input: Input): number {
     sink += (payloads.section_source as SectionSource).sections.length + (payloads.note_outline as NoteOutline).headings.length;
   }
   return sink;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** CPU ms (user + system) per call of `work`, over `repeat` calls in a row. */

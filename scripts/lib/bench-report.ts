@@ -106,6 +106,13 @@ export function formatTable(columns: Column[], rows: string[][], width = WIDTH):
   ];
 }
 
+/** The median of the values (the mean of the middle two for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
 /** A fixed-point figure; 1000 and more without decimals (a rate of 19063 MB/s needs none). */
 export function figure(value: number, digits: number): string {
   if (!Number.isFinite(value)) return '-';

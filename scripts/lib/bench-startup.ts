@@ -19,7 +19,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { figure, type Report } from './bench-report';
+import { figure, median, type Report } from './bench-report';
 import {
   at,
   benchToken,
@@ -154,12 +154,6 @@ function checkStartupOnce(repoRoot: string): ProfileCpu | string {
   }
 }
 
-const medianOf = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
-
 function startupCpuPart(options: StartupOptions, result: StartupResult): void {
   const { report, quick } = options;
   const runs = quick ? 2 : 5;
@@ -194,8 +188,8 @@ function startupCpuPart(options: StartupOptions, result: StartupResult): void {
     ]),
   );
   const cpus = profiles.map((profile) => profile.cpuMs);
-  const median = medianOf(cpus);
-  const missed = !quick && median > STARTUP_TARGET.cpuMs;
+  const middle = median(cpus);
+  const missed = !quick && middle > STARTUP_TARGET.cpuMs;
   report.legend([
     ['CPU ms', 'sampled ms minus the (idle) and (program) samples (each sample owns the timeDelta before it); GC counts'],
     [
@@ -206,10 +200,10 @@ function startupCpuPart(options: StartupOptions, result: StartupResult): void {
   ]);
   report.raw('');
   report.text(
-    `startup CPU: median ${figure(median, 2)}${missed ? '!' : ''} ms, range ${figure(Math.min(...cpus), 2)}-${figure(Math.max(...cpus), 2)} ms ` +
+    `startup CPU: median ${figure(middle, 2)}${missed ? '!' : ''} ms, range ${figure(Math.min(...cpus), 2)}-${figure(Math.max(...cpus), 2)} ms ` +
       `over ${cpus.length} runs; target at most ${STARTUP_TARGET.cpuMs} ms`,
   );
-  result.cpu = { median, min: Math.min(...cpus), max: Math.max(...cpus), runs: cpus.length };
+  result.cpu = { median: middle, min: Math.min(...cpus), max: Math.max(...cpus), runs: cpus.length };
 }
 
 // ------------------------------------------------------------------ bundle
@@ -423,7 +417,7 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
     canister.close();
     rmSync(floorDir, { recursive: true, force: true });
   }
-  for (const row of rows) row.overWarm = medianOf(row.first.map((first, index) => first - (row.warm[index] as number)));
+  for (const row of rows) row.overWarm = median(row.first.map((first, index) => first - (row.warm[index] as number)));
   const bound = (row: FirstRequestRow): number => (row.kind === 'rest' ? STARTUP_TARGET.firstRestMs : STARTUP_TARGET.firstMcpMs);
   report.table(
     [
@@ -440,13 +434,13 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
     rows.map((row) => [
       row.label,
       String(row.first.length),
-      figure(medianOf(row.first), 2),
+      figure(median(row.first), 2),
       `${figure(Math.min(...row.first), 1)}-${figure(Math.max(...row.first), 1)}`,
-      figure(medianOf(row.warm), 2),
+      figure(median(row.warm), 2),
       `${figure(row.overWarm, 2)}${!quick && row.kind !== 'floor' && row.overWarm > bound(row) ? '!' : ''}`,
       row.kind === 'floor' ? '-' : `<= ${bound(row)}`,
-      row.firstCpu.length > 0 ? figure(medianOf(row.firstCpu), 2) : '-',
-      row.warmCpu.length > 0 ? figure(medianOf(row.warmCpu), 2) : '-',
+      row.firstCpu.length > 0 ? figure(median(row.firstCpu), 2) : '-',
+      row.warmCpu.length > 0 ? figure(median(row.warmCpu), 2) : '-',
     ]),
   );
   report.legend([
