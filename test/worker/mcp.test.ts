@@ -152,6 +152,8 @@ describe('MCP tools', () => {
 
   it('answers the same bytes on either side of the single-serialization threshold', async () => {
     // Payloads over EMBED_MIN_CHARS are spliced from one serialization (mcp-payload.ts); smaller ones are the SDK's.
+    // Either way the result carries structuredContent and, for clients that read text, the same JSON as a
+    // TextContent block (MCP 2025-06-18 and later, server/tools, "Structured Content").
     const user = uniqueUser('mcp-embed');
     const note = (headings: number) => ({
       path: `embed/${headings}.md`,
