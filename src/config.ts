@@ -129,6 +129,7 @@ export type ConfigReason =
   | 'not_exact_origins'
   | 'not_an_origin'
   | 'not_an_issuer'
+  | 'not_https'
   | 'no_verification_key'
   | 'missing_binding'
   | 'invalid';
@@ -144,6 +145,7 @@ export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
   not_exact_origins: 'must be a comma-separated list of exact origins (scheme://host[:port], no path)',
   not_an_origin: 'must be one exact https origin (scheme://host[:port], no path or trailing slash; http only on a loopback host)',
   not_an_issuer: 'must be an https URL without query or fragment (http only on a loopback host)',
+  not_https: 'must be an https URL outside ENVIRONMENT=local (the keys that sign tokens must not travel in the clear)',
   no_verification_key: 'no token verification key: set SESSION_SECRET, HUB_JWT_SECRET or JWT_JWKS_URL',
   missing_binding: 'this rate-limit binding is missing (wrangler.toml [[ratelimits]] with this name)',
   invalid: 'is invalid',
@@ -273,6 +275,11 @@ export function checkVariables(env: object): ConfigProblem[] {
   if (!isLocalEnvironment(env)) {
     for (const name of ['OAUTH_AUTHORIZATION_SERVER', 'PUBLIC_ORIGIN'] as const) {
       if (isBlank(raw[name])) problems.push({ variable: name, reason: 'missing' });
+    }
+    // Keys fetched over plain http could be swapped on the way, and every token they verify with them.
+    const jwksUrl = raw.JWT_JWKS_URL;
+    if (typeof jwksUrl === 'string' && /^\s*http:/i.test(jwksUrl) && !problems.some((p) => p.variable === 'JWT_JWKS_URL')) {
+      problems.push({ variable: 'JWT_JWKS_URL', reason: 'not_https' });
     }
   }
   const order = new Map(CONFIG_VARIABLES.map((name, index) => [name, index]));

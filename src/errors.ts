@@ -21,10 +21,15 @@ export type ReadError =
   | { kind: 'NoteTooComplex' }
   /** The user's request budget for the current period is spent; retry after this many seconds. */
   | { kind: 'RateLimited'; retryAfterSeconds: number }
+  /** The keys that verify tokens (the JWK set) cannot be had: the server's fault, retried shortly. */
+  | { kind: 'AuthUnavailable' }
   | { kind: 'Misconfigured' }
   | { kind: 'Runtime' };
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ReadError };
+
+/** Retry-After for AuthUnavailable: a failed JWK set fetch is tried again on the next request, so a short wait. */
+export const AUTH_UNAVAILABLE_RETRY_AFTER_SECONDS = 10;
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const fail = <T = never>(error: ReadError): Result<T> => ({ ok: false, error });
@@ -67,6 +72,8 @@ export function restError(error: ReadError, misconfiguredMessage = 'Service unav
       return { status: 422, code: 'NOTE_TOO_COMPLEX', message: 'Note structure too large' };
     case 'RateLimited':
       return { status: 429, code: 'RATE_LIMITED', message: 'Rate limit exceeded' };
+    case 'AuthUnavailable':
+      return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Token verification unavailable' };
     case 'Misconfigured':
       return { status: 503, code: 'SERVICE_UNAVAILABLE', message: misconfiguredMessage };
     case 'Runtime':

@@ -1,12 +1,13 @@
 /**
  * Worker entry: configuration from env, routing, the headers every response
- * carries, and the one log line per request. An unexpected exception becomes
- * a fixed 500 answer; its text is never sent or logged.
+ * carries, and the one log line per request, written here and nowhere else
+ * from the facts the route returned. An unexpected exception becomes a fixed
+ * 500 answer; its text is never sent or logged.
  */
 import { loadConfig } from './config';
 import { buildRouter } from './http/router';
 import { errorResponse, finalizeResponse, preflightResponse } from './http/responses';
-import { newRequestLog, writeLogLine } from './log';
+import { writeLogLine, type Handled, type LogFacts } from './log';
 import { warmUpRequestPath } from './warm-up';
 
 const router = buildRouter();
@@ -17,24 +18,21 @@ const MAX_LOGGED_CONFIG_NAMES = 8;
 export default {
   async fetch(request: Request, env: Record<string, unknown>): Promise<Response> {
     const startedAt = Date.now();
+    const rid = crypto.randomUUID();
     const loaded = loadConfig(env);
     const config = loaded.ok ? loaded.config : null;
-    const log = newRequestLog('meta', 'unknown');
     // A misconfigured Worker names what is wrong in its own log line: variable names only, never values.
-    if (!loaded.ok) log.config = loaded.problems.slice(0, MAX_LOGGED_CONFIG_NAMES).map((problem) => problem.variable);
-    let response: Response;
+    const configFacts: LogFacts = loaded.ok ? {} : { config: loaded.problems.slice(0, MAX_LOGGED_CONFIG_NAMES).map((problem) => problem.variable) };
+    let handled: Handled;
     try {
-      if (request.method === 'OPTIONS') {
-        log.op = 'preflight';
-        response = preflightResponse(request, config);
-      } else {
-        response = await router.fetch(request, { request, config, log, env });
-      }
+      handled =
+        request.method === 'OPTIONS'
+          ? { response: preflightResponse(request, config), facts: { op: 'preflight' } }
+          : await router.fetch(request, { request, config, env });
     } catch {
-      log.outcome = 'INTERNAL_ERROR';
-      response = errorResponse(500, 'INTERNAL_ERROR', 'Runtime failure');
+      handled = { response: errorResponse(500, 'INTERNAL_ERROR', 'Runtime failure'), facts: { outcome: 'INTERNAL_ERROR' } };
     }
-    writeLogLine(log, startedAt);
-    return finalizeResponse(response, request, config, log.rid);
+    writeLogLine(rid, { ...configFacts, ...handled.facts }, startedAt);
+    return finalizeResponse(handled.response, request, config, rid);
   },
 } satisfies ExportedHandler<Record<string, unknown>>;

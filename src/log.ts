@@ -2,6 +2,10 @@
  * One structured line per request, built only from allowlisted fields whose
  * values are ids, enums and numbers: never a path, heading text, body,
  * token, secret or upstream text. Bounded to MAX_LOG_LINE_BYTES.
+ *
+ * Handlers do not write the line: each returns what it found out (LogFacts)
+ * with its response (Handled), and the Worker entry writes the line once, from
+ * those facts (writeLogLine).
  */
 export const MAX_LOG_LINE_BYTES = 512;
 
@@ -67,11 +71,21 @@ export function statusClass(status: number | null): StatusClass {
   return '5xx';
 }
 
-export function newRequestLog(surface: Surface, op: string): RequestLog {
+/** What a request's handling found out for its log line: any subset of the fields, laid over the defaults. */
+export type LogFacts = Partial<Omit<RequestLog, 'rid' | 'ms'>>;
+
+/** What every route handler returns: the answer, and the facts its log line is written from. */
+export interface Handled {
+  response: Response;
+  facts: LogFacts;
+}
+
+/** The line's fields before any fact is known. */
+function defaultLog(rid: string): RequestLog {
   return {
-    rid: crypto.randomUUID(),
-    surface,
-    op,
+    rid,
+    surface: 'meta',
+    op: 'unknown',
     outcome: 'ok',
     upstream: 'none',
     ms: 0,
@@ -99,7 +113,7 @@ export function formatLogLine(log: RequestLog): string {
   return text.length <= MAX_LOG_LINE_BYTES ? text : JSON.stringify({ rid: log.rid, outcome: 'log_overflow' });
 }
 
-export function writeLogLine(log: RequestLog, startedAt: number): void {
-  log.ms = Math.max(0, Date.now() - startedAt);
-  console.log(formatLogLine(log));
+/** The request's one log line: the facts over the defaults, and the time since startedAt. */
+export function writeLogLine(rid: string, facts: LogFacts, startedAt: number): void {
+  console.log(formatLogLine({ ...defaultLog(rid), ...facts, ms: Math.max(0, Date.now() - startedAt) }));
 }

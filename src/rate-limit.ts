@@ -24,17 +24,20 @@ export interface RateLimitBinding {
 export const RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
 
 /**
- * The two per-user budgets: `read` for everything that can read a note (REST, MCP `tools/call`),
- * `protocol` for MCP messages that read nothing (initialize, notifications, tools/list,
- * server/discover, ping, ...), larger so reconnecting agents keep their reads.
+ * The budgets: `read` for everything that can read a note (REST, MCP `tools/call`), `protocol` for
+ * MCP messages that read nothing (initialize, notifications, tools/list, server/discover, ping, ...),
+ * larger so reconnecting agents keep their reads, and `bridge` for the Scooling bridge: reads
+ * counted on RATE_LIMITER under a key of their own, so its callers share one budget of the bridge
+ * credential's and never spend the user's.
  */
-export type RateBudget = 'read' | 'protocol';
+export type RateBudget = 'read' | 'protocol' | 'bridge';
 
 /** Counts this request against the principal's budget; RateLimited when it is spent. */
-export async function takeRateLimit(config: Config, principal: Principal, budget: RateBudget = 'read'): Promise<Result<void>> {
-  const limiter = budget === 'read' ? config.rateLimiter : config.protocolRateLimiter;
+export async function takeRateLimit(config: Config, principal: Principal, budget: RateBudget): Promise<Result<void>> {
+  const limiter = budget === 'protocol' ? config.protocolRateLimiter : config.rateLimiter;
   // Null only in ENVIRONMENT=local without the binding (bench, bare Miniflare); config.ts refuses that elsewhere.
   if (!limiter) return ok(undefined);
-  const { success } = await limiter.limit({ key: `user:${principal.canisterUserId}` });
+  const owner = budget === 'bridge' ? 'bridge' : 'user';
+  const { success } = await limiter.limit({ key: `${owner}:${principal.canisterUserId}` });
   return success ? ok(undefined) : fail({ kind: 'RateLimited', retryAfterSeconds: RATE_LIMIT_RETRY_AFTER_SECONDS });
 }

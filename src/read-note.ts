@@ -1,71 +1,70 @@
 /**
- * THE pipeline, shared by REST and MCP:
+ * THE shared read, behind the gate (src/gate.ts) on every surface:
  * ACL -> path and folder scope (refused before any fetch) -> one canister GET ->
- * decode -> scope -> build. Authentication, the rate limit and the vault
- * (resolveVault) happen in the adapters, before the request body or any
- * read, which hand in a verified Principal and its allowed vault. Every
- * outcome is a value; exceptions from the builders are mapped to their
- * typed kinds here and nowhere else.
+ * decode -> scope -> build. It takes only an AdmittedRequest (authenticated,
+ * vault admitted, budget spent) and returns the result with the facts of its
+ * log line. Exceptions from the builders are mapped to their typed kinds here
+ * and nowhere else.
  */
 import { ContractError, decodeWireFrontmatter, type ContractPayload } from './contracts';
 import { buildContract, type ContractSpec } from './contracts/registry';
 import { isToolAllowed } from './auth/acl';
-import type { Principal } from './auth/jwt';
-import type { Config } from './config';
-import { fail, ok, type Result } from './errors';
-import type { RequestLog } from './log';
-import { statusClass } from './log';
+import { fail, ok, outcomeCode, type Result } from './errors';
+import type { AdmittedRequest } from './gate';
+import { statusClass, type LogFacts } from './log';
 import { readNoteFromCanister } from './vault/canister';
 import { isInScope, isOutsideScopeUnread, normalizeVaultPath } from './vault/path';
 
-export interface ReadRequest {
-  config: Config;
-  principal: Principal;
-  contract: ContractSpec;
-  rawPath: unknown;
-  /** The vault, already resolved and allowed for the principal (resolveVault). */
-  vaultId: string;
-  log: RequestLog;
+export interface ContractRead {
+  result: Result<ContractPayload>;
+  /** upstream, outcome and, for a payload, its shape (sections, truncated). */
+  facts: LogFacts;
 }
 
-export async function readContract(request: ReadRequest): Promise<Result<ContractPayload>> {
-  const { config, principal, contract, log } = request;
+export async function readContract(admitted: AdmittedRequest, contract: ContractSpec, rawPath: unknown): Promise<ContractRead> {
+  const facts: LogFacts = {};
+  const result = await read(admitted, contract, rawPath, facts);
+  if (result.ok) recordShape(facts, result.value);
+  else facts.outcome = outcomeCode(result.error);
+  return { result, facts };
+}
+
+async function read(admitted: AdmittedRequest, contract: ContractSpec, rawPath: unknown, facts: LogFacts): Promise<Result<ContractPayload>> {
+  const { config, principal, vaultId } = admitted;
   if (!isToolAllowed(principal.role, contract.tool)) return fail({ kind: 'InsufficientScope' });
-  const path = normalizeVaultPath(request.rawPath);
+  const path = normalizeVaultPath(rawPath);
   if (!path.ok) return path;
   // Answered exactly like a missing note, and before any read, so the answer's time says nothing.
   if (isOutsideScopeUnread(principal, path.value)) return fail({ kind: 'NotFound' });
 
-  const read = await readNoteFromCanister(config, principal, request.vaultId, path.value);
-  log.upstream = statusClass(read.upstreamStatus);
-  if (!read.result.ok) {
+  const answer = await readNoteFromCanister(config, principal, vaultId, path.value);
+  facts.upstream = statusClass(answer.upstreamStatus);
+  if (!answer.result.ok) {
     // Unreachable after authenticate, which refuses such claims first: a principal value that cannot be a header.
-    if (read.result.error.kind === 'Unauthorized') log.reason = 'unsafe_claims';
+    if (answer.result.error.kind === 'Unauthorized') facts.reason = 'unsafe_claims';
     // A note that exists but could not be read must not reveal itself to a principal it is out of scope for.
-    const unreadable = read.result.error.kind === 'NoteTooLarge' || read.result.error.kind === 'InvalidNoteResponse';
+    const unreadable = answer.result.error.kind === 'NoteTooLarge' || answer.result.error.kind === 'InvalidNoteResponse';
     if (unreadable && !isInScope(principal, path.value, null)) return fail({ kind: 'NotFound' });
-    return read.result;
+    return answer.result;
   }
 
-  const frontmatter = decodeWireFrontmatter(read.result.value.frontmatter);
+  const frontmatter = decodeWireFrontmatter(answer.result.value.frontmatter);
   if (!isInScope(principal, path.value, frontmatter)) return fail({ kind: 'NotFound' });
 
   try {
     // Sized before it is built: an answer over 4 MiB is refused as NoteTooComplex, never built or serialized.
-    const payload = buildContract(contract, path.value, frontmatter, read.result.value.body);
-    recordShape(log, payload);
-    return ok(payload);
+    return ok(buildContract(contract, path.value, frontmatter, answer.result.value.body));
   } catch (error) {
     if (error instanceof ContractError) return fail({ kind: error.kind });
     return fail({ kind: 'Runtime' });
   }
 }
 
-function recordShape(log: RequestLog, payload: ContractPayload): void {
-  log.truncated = payload.truncated;
-  if ('headings' in payload) log.sections = payload.headings.length;
-  else if ('sections' in payload) log.sections = payload.sections.length;
-  else if ('root' in payload) log.sections = countNodes(payload.root.children);
+function recordShape(facts: LogFacts, payload: ContractPayload): void {
+  facts.truncated = payload.truncated;
+  if ('headings' in payload) facts.sections = payload.headings.length;
+  else if ('sections' in payload) facts.sections = payload.sections.length;
+  else if ('root' in payload) facts.sections = countNodes(payload.root.children);
 }
 
 function countNodes(nodes: { children: unknown[] }[]): number {

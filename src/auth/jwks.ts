@@ -3,11 +3,12 @@
  * set per isolate (up to 10 minutes, a refetch for an unknown `kid` at most
  * every 30 s); each fetch goes through boundedGet: one deadline for headers
  * and body together and a byte cap far above any real key set. A set that is
- * too large, slow, dripping or not a JWK set makes verification fail within
- * that deadline (log reason `jwks_unavailable`), and no request waits on a
- * fetch longer than the deadline.
+ * too large, slow, dripping, failing or not a JWK set makes verification fail
+ * within that deadline as KeySetUnavailable (a server fault, answered 503, log
+ * reason `jwks_unavailable`), and no request waits on a fetch longer than the
+ * deadline.
  */
-import { createRemoteJWKSet, customFetch } from 'jose';
+import { createRemoteJWKSet, customFetch, errors as joseErrors, type JWTVerifyGetKey } from 'jose';
 import { boundedGet } from '../bounded-fetch';
 
 /** One deadline for a JWK set fetch, headers and body together. */
@@ -23,23 +24,37 @@ class JwksFetchFailed extends Error {}
 async function fetchJwksBounded(url: string, init: RequestInit): Promise<Response> {
   const answer = await boundedGet(url, init.headers ?? {}, { deadlineMs: JWKS_DEADLINE_MS, maxBytes: MAX_JWKS_BYTES, signal: init.signal });
   if (answer.ok) return new Response(answer.bytes as Uint8Array<ArrayBuffer>, { status: answer.status });
-  if (answer.failure === 'status') return new Response(null, { status: answer.status ?? 502 });
   if (answer.failure === 'timeout') throw new DOMException('JWK set deadline', 'TimeoutError');
   throw new JwksFetchFailed(answer.failure);
 }
 
-const sets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+/** The JWK set could not be had (fetch, status, deadline, size, or not a JWK set): the server's fault, not the token's. */
+export class KeySetUnavailable extends Error {}
 
-/** The key lookup for one JWK set URL, created once per isolate. */
-export function remoteJwks(url: string): ReturnType<typeof createRemoteJWKSet> {
-  let jwks = sets.get(url);
-  if (!jwks) {
-    jwks = createRemoteJWKSet(new URL(url), {
+const sets = new Map<string, JWTVerifyGetKey>();
+
+/**
+ * The key lookup for one JWK set URL, created once per isolate. It fails only in two ways: no key
+ * (or several) matches the token (jose's JWKSNoMatchingKey / JWKSMultipleMatchingKeys, the token's
+ * fault), or KeySetUnavailable for anything else.
+ */
+export function remoteJwks(url: string): JWTVerifyGetKey {
+  let lookup = sets.get(url);
+  if (!lookup) {
+    const jwks = createRemoteJWKSet(new URL(url), {
       timeoutDuration: JWKS_DEADLINE_MS,
       cooldownDuration: JWKS_COOLDOWN_MS,
       [customFetch]: fetchJwksBounded,
     });
-    sets.set(url, jwks);
+    lookup = async (header, token) => {
+      try {
+        return await jwks(header, token);
+      } catch (error) {
+        if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSMultipleMatchingKeys) throw error;
+        throw new KeySetUnavailable();
+      }
+    };
+    sets.set(url, lookup);
   }
-  return jwks;
+  return lookup;
 }

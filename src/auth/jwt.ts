@@ -5,14 +5,16 @@
  * pass. All hosted context (role, vault allowlist, canister user, scope)
  * comes from the signed claims: no session store and no bridge call.
  * OAuth access tokens (`mcp_access`, and RFC 9068 `at+jwt` tokens) are
- * accepted only for the resource they were issued for (RFC 8707).
+ * accepted only for the resource they were issued for (RFC 8707), and a
+ * token from the JWK set only as an RFC 9068 access token or as a token for
+ * JWT_AUDIENCE (RFC 8725 section 3.11), so no other JWT its issuer signs (an
+ * ID token, a logout token) is ever read as one of ours.
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { remoteJwks } from './jwks';
+import { KeySetUnavailable, remoteJwks } from './jwks';
 import * as z from 'zod/v4';
 import type { Config } from '../config';
-import { fail, ok, type Result } from '../errors';
-import type { RequestLog } from '../log';
+import type { ReadError } from '../errors';
 import { normalizeRole, type Role } from './acl';
 import { audienceAdmits, READ_SCOPE, type ProtectedResource } from './resource';
 import { hasUnsafeCharacter, withoutOptionalWhitespace } from '../unsafe-text';
@@ -26,6 +28,14 @@ const READ_SCOPES = [READ_SCOPE, 'vault:write', 'vault:admin', 'admin'];
 const ACCESS_TOKEN_TYPES = ['at+jwt', 'application/at+jwt'];
 /** RFC 9068 section 2.2: claims every JWT access token carries. */
 const ACCESS_TOKEN_CLAIMS = ['iss', 'exp', 'aud', 'sub', 'client_id', 'iat', 'jti'];
+/** RFC 7519 section 5.1: the `typ` a plain JWT may carry (or none at all). */
+const PLAIN_JWT_TYPES = ['jwt', 'application/jwt'];
+/**
+ * Claims that mark a JWT issued for something else: an OpenID Connect ID token's `nonce`,
+ * `at_hash`, `c_hash` (OpenID Connect Core section 2), a logout token's or any Security Event
+ * Token's `events` (OpenID Connect Back-Channel Logout section 2.4, RFC 8417 section 2.2).
+ */
+const OTHER_JWT_CLAIMS = ['nonce', 'at_hash', 'c_hash', 'events'];
 const AGENT_AUDIENCE = 'knowtation-hub-rest';
 const AGENT_TYP = 'kt_agent_access';
 
@@ -153,8 +163,9 @@ export function bearerToken(authorization: string | null): Refusable<string> {
   return accept(token);
 }
 
-/** Maps a jose refusal to its reason; anything unexpected is a malformed token. */
-function joseRefusal(error: unknown, viaJwks: boolean): TokenRefusal {
+/** Maps a jose refusal to its reason; a key set that could not be had is the server's fault; anything else unexpected is a malformed token. */
+function joseRefusal(error: unknown): TokenRefusal {
+  if (error instanceof KeySetUnavailable) return 'jwks_unavailable';
   if (error instanceof joseErrors.JWTExpired) return 'expired';
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     if (error.claim === 'aud') return 'bad_audience';
@@ -166,16 +177,17 @@ function joseRefusal(error: unknown, viaJwks: boolean): TokenRefusal {
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'bad_signature';
   if (error instanceof joseErrors.JOSEAlgNotAllowed || error instanceof joseErrors.JOSENotSupported) return 'bad_alg';
   if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSMultipleMatchingKeys) return 'unknown_key';
-  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid) return 'jwks_unavailable';
-  if (error instanceof joseErrors.JOSEError) return 'malformed';
-  // A non-jose failure while the JWK set is in play is the set's fetch failing.
-  return viaJwks ? 'jwks_unavailable' : 'malformed';
+  return 'malformed';
 }
 
 interface VerifiedToken {
   payload: JWTPayload;
+  /** The protected header's `typ`, as sent. */
+  typ: unknown;
   /** The protected header says `typ: at+jwt`: an RFC 9068 access token. */
   isAccessToken: boolean;
+  /** Verified with a key of the JWK set (JWT_JWKS_URL), not with the shared secret. */
+  viaKeySet: boolean;
 }
 
 async function verifySignature(token: string, config: Config): Promise<Refusable<VerifiedToken>> {
@@ -194,15 +206,16 @@ async function verifySignature(token: string, config: Config): Promise<Refusable
     requiredClaims: isAccessToken ? ACCESS_TOKEN_CLAIMS : ['exp', 'sub'],
     issuer: isAccessToken ? config.authorizationServer : config.issuer,
   };
-  const verified = (payload: JWTPayload): Refusable<VerifiedToken> => accept({ payload, isAccessToken });
+  const verified = (payload: JWTPayload, viaKeySet: boolean): Refusable<VerifiedToken> =>
+    accept({ payload, typ, isAccessToken, viaKeySet });
   if (typeof alg === 'string' && HMAC_ALGORITHMS.includes(alg) && config.hmacSecrets.length > 0) {
     let reason: TokenRefusal = 'bad_signature';
     for (const secret of config.hmacSecrets) {
       try {
         const key = new TextEncoder().encode(secret);
-        return verified((await jwtVerify(token, key, { ...options, algorithms: HMAC_ALGORITHMS })).payload);
+        return verified((await jwtVerify(token, key, { ...options, algorithms: HMAC_ALGORITHMS })).payload, false);
       } catch (error) {
-        reason = joseRefusal(error, false);
+        reason = joseRefusal(error);
         // Only a bad signature may fall through to the previous secret.
         if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) return refuse(reason);
       }
@@ -211,9 +224,9 @@ async function verifySignature(token: string, config: Config): Promise<Refusable
   }
   if (typeof alg === 'string' && JWKS_ALGORITHMS.includes(alg) && config.jwksUrl) {
     try {
-      return verified((await jwtVerify(token, remoteJwks(config.jwksUrl), { ...options, algorithms: JWKS_ALGORITHMS })).payload);
+      return verified((await jwtVerify(token, remoteJwks(config.jwksUrl), { ...options, algorithms: JWKS_ALGORITHMS })).payload, true);
     } catch (error) {
-      return refuse(joseRefusal(error, true));
+      return refuse(joseRefusal(error));
     }
   }
   return refuse('bad_alg');
@@ -252,26 +265,27 @@ function audienceList(aud: string | string[] | undefined): string[] {
   return aud === undefined ? [] : Array.isArray(aud) ? aud : [aud];
 }
 
+/** A verified principal, or the refusal as the surfaces answer it and the reason the log line records. */
+export type Authentication = { ok: true; principal: Principal } | { ok: false; error: ReadError; reason: TokenRefusal };
+
 /**
- * Authenticates the request for one protected resource. 401 (Unauthorized)
- * for anything that is not a valid token for this resource; 403
- * (InsufficientScope) for a valid OAuth or agent token that lacks a read
- * scope. The reason for a refusal goes to the request's log line
- * (`log.reason`) and nowhere else.
+ * Authenticates one credential (an Authorization header value) for one protected resource.
+ * Unauthorized (401) for anything that is not a valid token for this resource; InsufficientScope
+ * (403) for a valid OAuth or agent token that lacks a read scope; AuthUnavailable (503) when the
+ * JWK set cannot be had, which is the server's fault and must not send a client to sign in again.
  */
 export async function authenticate(
-  request: Request,
+  authorization: string | null,
   config: Config,
   resource: ProtectedResource,
   nowSeconds: number,
-  log: RequestLog,
-): Promise<Result<Principal>> {
-  const header = request.headers.get('authorization');
-  const principal = await principalFrom(header, config, resource.id, nowSeconds);
-  if (principal.ok) return ok(principal.value);
-  log.reason = principal.reason;
-  if (principal.reason === 'insufficient_scope') return fail({ kind: 'InsufficientScope' });
-  return fail({ kind: 'Unauthorized', invalidToken: header != null });
+): Promise<Authentication> {
+  const principal = await principalFrom(authorization, config, resource, nowSeconds);
+  if (principal.ok) return { ok: true, principal: principal.value };
+  const { reason } = principal;
+  if (reason === 'insufficient_scope') return { ok: false, error: { kind: 'InsufficientScope' }, reason };
+  if (reason === 'jwks_unavailable') return { ok: false, error: { kind: 'AuthUnavailable' }, reason };
+  return { ok: false, error: { kind: 'Unauthorized', invalidToken: authorization != null }, reason };
 }
 
 type Claims = z.infer<typeof ClaimsSchema>;
@@ -288,7 +302,7 @@ function tokenTypeOf(claims: Claims, isAccessToken: boolean): Refusable<Principa
  * resource are refused), except that an `mcp_access` token with no `aud` at all passes when the
  * operator turned on LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE; session tokens name JWT_AUDIENCE when set.
  */
-function audienceRefusal(claims: Claims, tokenType: Principal['tokenType'], config: Config, resource: string): TokenRefusal | null {
+function audienceRefusal(claims: Claims, tokenType: Principal['tokenType'], config: Config, resource: ProtectedResource): TokenRefusal | null {
   const audiences = audienceList(claims.aud);
   switch (tokenType) {
     case 'agent_access':
@@ -324,11 +338,29 @@ function hostedScope(claims: Claims): Refusable<HostedScope | null> {
   return accept(projects.length > 0 || folders.length > 0 ? { projects, folders } : null);
 }
 
-async function principalFrom(header: string | null, config: Config, resource: string, nowSeconds: number): Promise<Refusable<Principal>> {
+/**
+ * RFC 8725 section 3.11 (explicit typing): a key-set token that is not an RFC 9068 access token is
+ * read only when the Worker serves an audience for such tokens (JWT_AUDIENCE) and the token names
+ * it, is typed as a plain JWT or not at all, and carries no claim that marks another kind of JWT.
+ */
+function keySetTokenRefusal(verified: VerifiedToken, config: Config): TokenRefusal | null {
+  if (!verified.viaKeySet || verified.isAccessToken) return null;
+  const { typ, payload } = verified;
+  if (!config.audience) return 'wrong_type';
+  if (typ !== undefined && !(typeof typ === 'string' && PLAIN_JWT_TYPES.includes(typ.toLowerCase()))) return 'wrong_type';
+  if (OTHER_JWT_CLAIMS.some((claim) => Object.hasOwn(payload, claim))) return 'wrong_type';
+  const aud = payload.aud;
+  const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
+  return audiences.includes(config.audience) ? null : 'bad_audience';
+}
+
+async function principalFrom(header: string | null, config: Config, resource: ProtectedResource, nowSeconds: number): Promise<Refusable<Principal>> {
   const token = bearerToken(header);
   if (!token.ok) return token;
   const verified = await verifySignature(token.value, config);
   if (!verified.ok) return verified;
+  const typing = keySetTokenRefusal(verified.value, config);
+  if (typing) return refuse(typing);
   const { payload, isAccessToken } = verified.value;
   if (typeof payload.iat === 'number' && payload.iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) {
     return refuse('not_yet_valid');

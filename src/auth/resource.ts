@@ -16,7 +16,11 @@ const METADATA_PREFIX = '/.well-known/oauth-protected-resource';
 export type ResourcePath = '' | '/mcp' | `/mcp/vaults/${string}`;
 
 export interface ProtectedResource {
-  /** The resource identifier: what `aud` must name, and what the metadata's `resource` says. */
+  /** The public origin the resource is named under (scheme://host[:port]). */
+  origin: string;
+  /** The resource's path under that origin ('' for the REST routes). */
+  path: ResourcePath;
+  /** The resource identifier, origin + path: what the metadata's `resource` says. */
   id: string;
   /** Its RFC 9728 metadata document, as a 401 challenge names it (RFC 9728 section 5.1). */
   metadataUrl: string;
@@ -30,18 +34,25 @@ export function publicOrigin(request: Request, config: Config): string {
 /** RFC 9728 section 3.1: the metadata URL inserts the well-known prefix between origin and path. */
 export function protectedResource(request: Request, config: Config, path: ResourcePath): ProtectedResource {
   const origin = publicOrigin(request, config);
-  return { id: `${origin}${path}`, metadataUrl: `${origin}${METADATA_PREFIX}${path}` };
+  return { origin, path, id: `${origin}${path}`, metadataUrl: `${origin}${METADATA_PREFIX}${path}` };
 }
 
 /**
- * RFC 8707 audience binding: some audience names the resource exactly, or a parent of it on a
- * `/` boundary (a token for `<origin>/mcp` serves `<origin>/mcp/vaults/a`, never `<origin>/mcpx`).
- * Comparison is exact, without case folding or normalization.
+ * RFC 8707 audience binding, exact: an audience admits the resource only when it is this Worker's
+ * public origin followed by nothing, or by a path that is the resource's own path or a parent of it
+ * on a `/` boundary (`<origin>/mcp` serves `<origin>/mcp/vaults/a`, never `<origin>/mcpx`; `<origin>`
+ * and `<origin>/` serve the origin and every path below it). Strings are compared as they are: no case
+ * folding, no percent-decoding, no default-port or dot-segment normalization, so another scheme,
+ * host, port or userinfo never matches.
  */
-export function audienceAdmits(audiences: readonly string[], resource: string): boolean {
+export function audienceAdmits(audiences: readonly string[], resource: ProtectedResource): boolean {
   return audiences.some((audience) => {
-    if (audience === resource) return true;
-    const parent = audience.endsWith('/') ? audience : `${audience}/`;
-    return audience !== '' && resource.startsWith(parent);
+    if (!audience.startsWith(resource.origin)) return false;
+    const path = audience.slice(resource.origin.length);
+    // RFC 9110 section 4.2.3: for http(s), an empty path and `/` name the same resource.
+    if (path === resource.path || (path === '/' && resource.path === '')) return true;
+    if (path !== '' && !path.startsWith('/')) return false;
+    const parent = path.endsWith('/') ? path : `${path}/`;
+    return resource.path.startsWith(parent);
   });
 }

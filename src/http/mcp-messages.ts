@@ -9,7 +9,6 @@
  * error status, a small body the SDK built itself, is parsed and rebuilt.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { RequestLog } from '../log';
 import { HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, SERVED_REVISIONS, UNSUPPORTED_PROTOCOL_VERSION } from './mcp-era';
 import { jsonResponse } from './responses';
 
@@ -63,9 +62,8 @@ export function withFixedErrorMessage(message: JSONRPCMessage, override?: string
  * read it (answerIdOf: null when it could not be read or repeated). Other
  * answers pass untouched and unparsed.
  */
-export async function fixedErrorsOnRefusal(response: Response, id: number | string | null, log: RequestLog): Promise<Response> {
+export async function fixedErrorsOnRefusal(response: Response, id: number | string | null): Promise<Response> {
   if (response.status < 400) return response;
-  if (log.outcome === 'ok' || log.outcome === 'RPC_ERROR') log.outcome = `HTTP_${response.status}`;
   let code: unknown;
   try {
     code = ((await response.json()) as { error?: { code?: unknown } } | null)?.error?.code;

@@ -23,9 +23,9 @@ import {
 import { CONTRACTS, contractForTool } from '../contracts/registry';
 import { isToolAllowed } from '../auth/acl';
 import type { Principal } from '../auth/jwt';
-import type { Config } from '../config';
 import { mcpToolErrorMessage, outcomeCode, type ReadError } from '../errors';
-import type { RequestLog } from '../log';
+import type { AdmittedRequest } from '../gate';
+import type { LogFacts } from '../log';
 import { readContract } from '../read-note';
 import { EMBED_MIN_CHARS, embedPayload, payloadStandIns, type PayloadStandIns } from './mcp-payload';
 import { UNKNOWN_TOOL_MESSAGE, withFixedErrorMessage } from './mcp-messages';
@@ -68,24 +68,24 @@ export function toolDefinitions(principal: Principal): Tool[] {
 
 /** What one exchange (one POST, one JSON-RPC message) needs to know about itself. */
 export interface Exchange {
-  config: Config;
-  principal: Principal;
-  /** The vault this exchange reads, resolved and allowed before the body was read. */
-  vaultId: string;
+  /** What the gate admitted: principal, vault, resource; the budget is already spent. */
+  admitted: AdmittedRequest;
   request: Request;
-  log: RequestLog;
   /** The message as JSON.parse produced it: own keys the SDK's schema parsing may drop are still here. */
   rawMessage: unknown;
   /** Set when tools/call answered with the unknown-tool error. */
   unknownTool: boolean;
+  /** Set when any JSON-RPC error left through the server. */
+  rpcError: boolean;
+  /** A tools/call's log facts: the tool (op), its outcome and, for a read, the read's facts. */
+  toolFacts?: LogFacts;
   /** The one serialization of a successful tool payload, embedded as-is in the answer (mcp-payload.ts). */
   payloadText?: string;
   /** The stand-ins the SDK serialized in place of that payload. */
   standIns?: PayloadStandIns;
 }
 
-function toolError(error: ReadError, log: RequestLog): CallToolResult {
-  log.outcome = outcomeCode(error);
+function toolError(error: ReadError): CallToolResult {
   return {
     content: [{ type: 'text', text: JSON.stringify({ error: mcpToolErrorMessage(error), code: 'UPSTREAM_ERROR' }) }],
     isError: true,
@@ -118,7 +118,7 @@ class ExchangeServer extends Server {
   private outgoing(message: JSONRPCMessage): JSONRPCMessage {
     const { exchange } = this;
     if ('error' in message) {
-      if (exchange.log.outcome === 'ok') exchange.log.outcome = 'RPC_ERROR';
+      exchange.rpcError = true;
       return withFixedErrorMessage(message, exchange.unknownTool ? UNKNOWN_TOOL_MESSAGE : undefined);
     }
     if ('result' in message && exchange.payloadText !== undefined) {
@@ -131,35 +131,33 @@ class ExchangeServer extends Server {
 }
 
 function buildServer(exchange: Exchange): ExchangeServer {
-  const { config, principal, vaultId, log } = exchange;
+  const { admitted } = exchange;
+  const { principal } = admitted;
   const server = new ExchangeServer(exchange);
   server.setRequestHandler('tools/list', () => ({ tools: toolDefinitions(principal) }));
   server.setRequestHandler('tools/call', async ({ params }) => {
     const contract = contractForTool(params.name);
     // A tool outside the role's set is indistinguishable from one that does not exist.
     if (!contract || !isToolAllowed(principal.role, params.name)) {
-      log.op = 'unknown_tool';
-      log.outcome = 'UNKNOWN_TOOL';
+      exchange.toolFacts = { op: 'unknown_tool', outcome: 'UNKNOWN_TOOL' };
       exchange.unknownTool = true;
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, UNKNOWN_TOOL_MESSAGE);
     }
-    log.op = params.name;
+    const refuseArguments = (error: ReadError): CallToolResult => {
+      exchange.toolFacts = { op: params.name, outcome: outcomeCode(error) };
+      return toolError(error);
+    };
     // Own keys of the raw JSON: the SDK's parsed copy can lose a `__proto__` key.
     const args = rawToolArguments(exchange.rawMessage);
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) return toolError({ kind: 'InvalidArguments' }, log);
-    if (Object.keys(args).some((key) => key !== 'path')) return toolError({ kind: 'InvalidArguments' }, log);
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) return refuseArguments({ kind: 'InvalidArguments' });
+    if (Object.keys(args).some((key) => key !== 'path')) return refuseArguments({ kind: 'InvalidArguments' });
     const path = (args as { path?: unknown }).path;
-    if (typeof path !== 'string') return toolError({ kind: 'InvalidPath' }, log);
+    if (typeof path !== 'string') return refuseArguments({ kind: 'InvalidPath' });
 
-    const result = await readContract({
-      config,
-      principal,
-      contract,
-      rawPath: path,
-      vaultId,
-      log,
-    });
-    if (!result.ok) return toolError(result.error, log);
+    const read = await readContract(admitted, contract, path);
+    exchange.toolFacts = { op: params.name, ...read.facts };
+    const result = read.result;
+    if (!result.ok) return toolError(result.error);
     const text = JSON.stringify(result.value);
     // A large payload leaves as `text` itself (ExchangeServer.outgoing, mcp-payload.ts); a small one costs less to serialize again.
     if (text.length > EMBED_MIN_CHARS) exchange.payloadText = text;

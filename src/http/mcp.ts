@@ -3,25 +3,23 @@
  * through the official SDK v2. JSON answers, no session, a fresh server per
  * request.
  *
- * HTTP-level policy runs first, as one linear sequence of checks in mcpRoute:
- * configuration, Origin (DNS-rebinding protection), token for this resource,
- * vault, body size, JSON, batch refusal, then the per-user budget the message
- * spends (read for tools/call, protocol otherwise). Then decideEra
- * (mcp-era.ts) picks the era by exact comparison and enforces the 2026-07-28
- * standard headers, and serveExchange (mcp-server.ts) hands the message to the
- * SDK. Every JSON-RPC error leaving the Worker carries a fixed text
- * (mcp-messages.ts).
+ * The Origin check (DNS-rebinding protection) comes first; then the one gate
+ * (src/gate.ts): configuration, token for this resource, vault, then the
+ * message (body size, JSON, batch refusal) as the gate's `ask` step, then the
+ * per-user budget the message spends (read for tools/call, protocol
+ * otherwise). Then decideEra (mcp-era.ts) picks the era by exact comparison
+ * and enforces the 2026-07-28 standard headers, and serveExchange
+ * (mcp-server.ts) hands the message to the SDK. Every JSON-RPC error leaving
+ * the Worker carries a fixed text (mcp-messages.ts).
  */
-import { authenticate } from '../auth/jwt';
-import { protectedResource, type ProtectedResource } from '../auth/resource';
-import { outcomeCode, restError, type ReadError } from '../errors';
-import { clientToken, type RequestLog } from '../log';
-import { resolveVault } from '../vault/path';
+import { restError, type ReadError } from '../errors';
+import { gate, gateRefusalFacts } from '../gate';
+import type { ProtectedResource } from '../auth/resource';
+import { clientToken, type Handled, type LogFacts } from '../log';
 import type { RouteContext } from './context';
 import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
 import { errorHeaders, isOriginAllowed, jsonResponse } from './responses';
-import { takeRateLimit } from '../rate-limit';
-import { answerIdOf, decideEra, describeClient, isPlainObject, type EraRefusal } from './mcp-era';
+import { answerIdOf, decideEra, describeClient, isPlainObject } from './mcp-era';
 import { fixedErrorsOnRefusal } from './mcp-messages';
 import type { Exchange } from './mcp-server';
 
@@ -49,23 +47,19 @@ function rpcError(
   return jsonResponse({ jsonrpc: '2.0', error, id }, status, headers);
 }
 
-function refuse(error: ReadError, resource: ProtectedResource | null, log: RequestLog): Response {
-  log.outcome = outcomeCode(error);
+/** A typed failure as a JSON-RPC error answer, with the challenge or Retry-After it calls for. */
+function readErrorAnswer(error: ReadError, resource: ProtectedResource | null): Response {
   const mapped = restError(error);
   return rpcError(mapped.status, -32600, mapped.message, errorHeaders(error, resource));
 }
 
 /** A spent budget: 429 with Retry-After, and the same wait in the error's data for clients that read only the body. */
-function refuseRateLimited(error: ReadError, resource: ProtectedResource, id: number | string | null, log: RequestLog): Response {
-  log.outcome = outcomeCode(error);
+function rateLimitedAnswer(error: ReadError, resource: ProtectedResource, id: number | string | null): Response {
   const retryAfterSeconds = error.kind === 'RateLimited' ? error.retryAfterSeconds : 60;
   return rpcError(429, -32600, restError(error).message, errorHeaders(error, resource), { retryAfterSeconds }, id);
 }
 
-function refuseEra(refusal: EraRefusal, id: number | string | null, log: RequestLog): Response {
-  log.outcome = refusal.outcome;
-  return rpcError(refusal.status, refusal.code, refusal.message, {}, refusal.data, id);
-}
+const refusal = (response: Response, outcome: string, facts: LogFacts = {}): Handled => ({ response, facts: { ...facts, outcome } });
 
 type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' };
 
@@ -84,73 +78,94 @@ function methodForLog(message: unknown): string {
   return typeof method === 'string' && KNOWN_METHODS.has(method) ? method : 'other';
 }
 
-/**
- * POST /mcp, and POST /mcp/vaults/<id> (context.endpointVault): each its own protected resource,
- * with the same policy.
- */
-export async function mcpRoute({ request, config, log, endpointVault = null }: RouteContext): Promise<Response> {
-  // HTTP-level checks, in order; each either refuses or lets the request on.
-  if (!config) return refuse({ kind: 'Misconfigured' }, null, log);
-  const resource = protectedResource(request, config, endpointVault === null ? '/mcp' : `/mcp/vaults/${endpointVault}`);
-  const origin = request.headers.get('Origin');
-  if (origin !== null && !isOriginAllowed(config, origin)) {
-    log.outcome = 'FORBIDDEN_ORIGIN';
-    return rpcError(403, -32600, 'Forbidden origin');
-  }
-  const principal = await authenticate(request, config, resource, Math.floor(Date.now() / 1000), log);
-  if (!principal.ok) return refuse(principal.error, resource, log);
-  const vault = resolveVault(principal.value, { header: request.headers.get('X-Vault-Id'), endpoint: endpointVault });
-  if (!vault.ok) return refuse(vault.error, resource, log);
+/** One JSON-RPC message, read and parsed: what an MCP request asks. */
+interface McpMessage {
+  message: unknown;
+  /** The id an answer carries (answerIdOf). */
+  id: number | string | null;
+  /** The method, the revision and the client, for the log line. */
+  facts: LogFacts;
+}
 
+/** The gate's `ask` step for MCP: one bounded JSON-RPC message (never a batch), and the budget it spends. */
+async function readMessage(request: Request) {
   const body = await readBoundedBody(request);
   if (!body.ok && body.reason === 'aborted') {
-    log.outcome = 'CLIENT_ABORTED';
-    return rpcError(400, -32600, 'Request body could not be read');
+    return { ok: false as const, refusal: refusal(rpcError(400, -32600, 'Request body could not be read'), 'CLIENT_ABORTED') };
   }
-  if (!body.ok) {
-    log.outcome = 'PAYLOAD_TOO_LARGE';
-    return rpcError(413, -32600, 'Request body too large');
-  }
+  if (!body.ok) return { ok: false as const, refusal: refusal(rpcError(413, -32600, 'Request body too large'), 'PAYLOAD_TOO_LARGE') };
   let message: unknown;
   try {
     message = JSON.parse(body.text);
   } catch {
-    log.outcome = 'PARSE_ERROR';
-    return rpcError(400, -32700, 'Parse error');
+    return { ok: false as const, refusal: refusal(rpcError(400, -32700, 'Parse error'), 'PARSE_ERROR') };
   }
   // One POST is one JSON-RPC message, so one request can never mean more than one canister read.
   if (Array.isArray(message)) {
-    log.op = 'batch';
-    log.outcome = 'BATCH_REFUSED';
-    return rpcError(400, -32600, 'Batch requests are not supported');
+    return { ok: false as const, refusal: refusal(rpcError(400, -32600, 'Batch requests are not supported'), 'BATCH_REFUSED', { op: 'batch' }) };
   }
-  log.op = methodForLog(message);
-  const id = answerIdOf(message);
-  // Per user, before any canister read: a tools/call spends the read budget, anything else the protocol budget.
-  const budget = isPlainObject(message) && message.method === 'tools/call' ? 'read' : 'protocol';
   // Which client broke, for operators: the revision and the client's name and version, as short safe tokens.
   const client = describeClient(request.headers, message);
-  log.mcp = client.revision;
-  log.client = clientToken(client.name);
-  log.client_version = clientToken(client.version);
-  const limited = await takeRateLimit(config, principal.value, budget);
-  if (!limited.ok) return refuseRateLimited(limited.error, resource, id, log);
+  const asked: McpMessage = {
+    message,
+    id: answerIdOf(message),
+    facts: { op: methodForLog(message), mcp: client.revision, client: clientToken(client.name), client_version: clientToken(client.version) },
+  };
+  // A tools/call can read a note and spends the read budget; anything else the protocol budget.
+  const budget = isPlainObject(message) && message.method === 'tools/call' ? ('read' as const) : ('protocol' as const);
+  return { ok: true as const, asked, budget };
+}
+
+/**
+ * POST /mcp, and POST /mcp/vaults/<id> (context.endpointVault): each its own protected resource,
+ * with the same policy.
+ */
+export async function mcpRoute({ request, config, endpointVault = null }: RouteContext): Promise<Handled> {
+  const origin = request.headers.get('Origin');
+  if (config && origin !== null && !isOriginAllowed(config, origin)) {
+    return refusal(rpcError(403, -32600, 'Forbidden origin'), 'FORBIDDEN_ORIGIN');
+  }
+  const outcome = await gate<McpMessage, Handled>({
+    request,
+    config,
+    resourcePath: endpointVault === null ? '/mcp' : `/mcp/vaults/${endpointVault}`,
+    endpointVault,
+    authorization: request.headers.get('Authorization'),
+    ask: () => readMessage(request),
+  });
+  if (!outcome.admitted) {
+    const { refusal: refused } = outcome;
+    if (refused.step === 'ask') return refused.refusal;
+    if (refused.step === 'budget') {
+      const answer = rateLimitedAnswer(refused.error, refused.resource, refused.asked.id);
+      return { response: answer, facts: { ...refused.asked.facts, ...gateRefusalFacts(refused) } };
+    }
+    return { response: readErrorAnswer(refused.error, refused.resource), facts: gateRefusalFacts(refused) };
+  }
+  const admitted = outcome.request;
+  const { message, id, facts } = admitted.asked;
 
   // The protocol: era by exact comparison, then the SDK for that era.
   const era = decideEra(request.headers, message);
-  if (era.era === 'refused') return refuseEra(era.refusal, id, log);
-  const exchange: Exchange = {
-    config,
-    principal: principal.value,
-    vaultId: vault.value,
-    request,
-    log,
-    rawMessage: message,
-    unknownTool: false,
-  };
+  if (era.era === 'refused') {
+    const { status, code, message: text, data, outcome: eraOutcome } = era.refusal;
+    return refusal(rpcError(status, code, text, {}, data, id), eraOutcome, facts);
+  }
+  const exchange: Exchange = { admitted, request, rawMessage: message, unknownTool: false, rpcError: false };
   // The SDK is loaded on the first message that reaches it, so an isolate that serves only REST never pays for it.
   const { serveExchange } = await import('./mcp-server');
-  return fixedErrorsOnRefusal(await serveExchange(exchange, era.era), id, log);
+  const response = await fixedErrorsOnRefusal(await serveExchange(exchange, era.era), id);
+  return { response, facts: { ...facts, ...exchange.toolFacts, outcome: exchangeOutcome(exchange, response.status) } };
+}
+
+/**
+ * The log outcome of a served exchange: the tool's own (or UNKNOWN_TOOL); a JSON-RPC error over
+ * an otherwise good exchange is RPC_ERROR; an HTTP error status the SDK chose is HTTP_<status>.
+ */
+function exchangeOutcome(exchange: Exchange, status: number): string {
+  const own = exchange.toolFacts?.outcome ?? 'ok';
+  const rpc = exchange.rpcError && own === 'ok' ? 'RPC_ERROR' : own;
+  return status >= 400 && (rpc === 'ok' || rpc === 'RPC_ERROR') ? `HTTP_${status}` : rpc;
 }
 
 /** An MCP URL that names no endpoint (a vault segment that is not a vault id), in the SDK transport's shape. */

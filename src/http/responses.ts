@@ -4,7 +4,7 @@
  * challenge. Error bodies are always {"error","code"} with fixed texts.
  */
 import type { Config } from '../config';
-import { restError, type ReadError } from '../errors';
+import { AUTH_UNAVAILABLE_RETRY_AFTER_SECONDS, restError, type ReadError } from '../errors';
 import { READ_SCOPE, type ProtectedResource } from '../auth/resource';
 
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -89,6 +89,7 @@ export function errorHeaders(error: ReadError, resource: ProtectedResource | nul
   const challenge = resource ? bearerChallenge(error, resource) : null;
   if (challenge) headers['WWW-Authenticate'] = challenge;
   if (error.kind === 'RateLimited') headers['Retry-After'] = String(error.retryAfterSeconds);
+  if (error.kind === 'AuthUnavailable') headers['Retry-After'] = String(AUTH_UNAVAILABLE_RETRY_AFTER_SECONDS);
   return headers;
 }
 

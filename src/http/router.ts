@@ -14,7 +14,7 @@ import { health, metadataDocument } from './well-known';
 import { isVaultId } from '../vault/path';
 import { scoolingSmokeRoute } from './scooling';
 import { errorResponse } from './responses';
-import type { Surface } from '../log';
+import type { Handled, Surface } from '../log';
 
 export interface RouteSpec {
   path: string;
@@ -44,12 +44,20 @@ const jsonNotFound = (): Response => errorResponse(404, 'NOT_FOUND', 'Not found'
 function forEndpointVault(handler: RouteHandler, notFound: () => Response = jsonNotFound): RouteHandler {
   return (context) => {
     const endpointVault = endpointVaultOf(context.request);
-    if (endpointVault === null) {
-      context.log.outcome = 'NOT_FOUND';
-      return notFound();
-    }
+    if (endpointVault === null) return { response: notFound(), facts: { outcome: 'NOT_FOUND' } };
     return handler({ ...context, endpointVault });
   };
+}
+
+/** A route's answer with its name and surface in the facts; an exception is the fixed 500, its text never sent or logged. */
+async function served(route: RouteSpec, context: RouteContext): Promise<Handled> {
+  const named = { op: route.op, surface: route.surface };
+  try {
+    const handled = await route.handler(context);
+    return { response: handled.response, facts: { ...named, ...handled.facts } };
+  } catch {
+    return { response: errorResponse(500, 'INTERNAL_ERROR', 'Runtime failure'), facts: { ...named, outcome: 'INTERNAL_ERROR' } };
+  }
 }
 
 export const ROUTES: RouteSpec[] = [
@@ -93,28 +101,19 @@ export const ROUTES: RouteSpec[] = [
 type Args = [RouteContext];
 
 export function buildRouter() {
-  const router = Router<Request, Args>();
+  const router = Router<Request, Args, Handled>();
   for (const route of ROUTES) {
-    router[route.method === 'GET' ? 'get' : 'post'](route.path, (_request, context) => {
-      context.log.op = route.op;
-      context.log.surface = route.surface;
-      return route.handler(context);
-    });
+    router[route.method === 'GET' ? 'get' : 'post'](route.path, (_request, context) => served(route, context));
   }
   for (const path of new Set(ROUTES.map((route) => route.path))) {
-    const served = ROUTES.filter((route) => route.path === path);
-    const allow = [...served.map((route) => route.method), 'OPTIONS'].join(', ');
-    router.all(path, (_request, context) => {
-      context.log.op = served[0].op;
-      context.log.surface = served[0].surface;
-      context.log.outcome = 'METHOD_NOT_ALLOWED';
-      if (served[0].surface === 'mcp') return mcpMethodNotAllowed();
-      return errorResponse(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', { Allow: allow });
-    });
+    const methods = ROUTES.filter((route) => route.path === path);
+    const allow = [...methods.map((route) => route.method), 'OPTIONS'].join(', ');
+    const { op, surface } = methods[0];
+    router.all(path, (): Handled => ({
+      response: surface === 'mcp' ? mcpMethodNotAllowed() : errorResponse(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', { Allow: allow }),
+      facts: { op, surface, outcome: 'METHOD_NOT_ALLOWED' },
+    }));
   }
-  router.all('*', (_request, context) => {
-    context.log.outcome = 'NOT_FOUND';
-    return errorResponse(404, 'NOT_FOUND', 'Not found');
-  });
+  router.all('*', (): Handled => ({ response: errorResponse(404, 'NOT_FOUND', 'Not found'), facts: { outcome: 'NOT_FOUND' } }));
   return router;
 }

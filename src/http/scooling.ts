@@ -9,12 +9,11 @@
  */
 import { Validator } from '@cfworker/json-schema';
 import { NOTE_OUTLINE_JSON_SCHEMA } from '../contracts/schemas';
-import { authenticate } from '../auth/jwt';
-import { protectedResource } from '../auth/resource';
 import { outcomeCode, type ReadError } from '../errors';
+import { gate, gateRefusalFacts } from '../gate';
+import type { Handled } from '../log';
 import { readContract } from '../read-note';
 import { contractNamed } from '../contracts/registry';
-import { resolveVault } from '../vault/path';
 import { singlePathParam } from './query';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse, restErrorResponse } from './responses';
@@ -22,43 +21,43 @@ import { errorResponse, jsonResponse, restErrorResponse } from './responses';
 /** Built on the bridge's first use, not in every isolate's startup. */
 let outlineValidator: Validator | null = null;
 
-export async function scoolingSmokeRoute({ request, config, log }: RouteContext): Promise<Response> {
+/** The bridge owns its credential: no answer carries a challenge inviting the caller to send one. */
+function bridgeRefusal(error: ReadError, facts = { outcome: outcomeCode(error) }): Handled {
+  return { response: restErrorResponse(error, null, 'Scooling smoke bridge is not configured'), facts };
+}
+
+export async function scoolingSmokeRoute({ request, config }: RouteContext): Promise<Handled> {
   const enabled =
     config?.scoolingSmoke.enabled === true && (config.environment === 'local' || config.environment === 'staging');
-  if (!config || !enabled) {
-    log.outcome = 'NOT_FOUND';
-    return errorResponse(404, 'NOT_FOUND', 'Not found');
-  }
-  const refuse = (error: ReadError): Response => {
-    log.outcome = outcomeCode(error);
-    // The bridge owns its credential: no challenge invites the caller to send one.
-    return restErrorResponse(error, null, 'Scooling smoke bridge is not configured');
-  };
+  if (!config || !enabled) return { response: errorResponse(404, 'NOT_FOUND', 'Not found'), facts: { outcome: 'NOT_FOUND' } };
   if (request.headers.has('Authorization') || request.headers.has('Cookie')) {
-    log.outcome = 'CREDENTIALS_REFUSED';
-    return errorResponse(400, 'CREDENTIALS_REFUSED', 'Credentials are not accepted on this route');
+    return {
+      response: errorResponse(400, 'CREDENTIALS_REFUSED', 'Credentials are not accepted on this route'),
+      facts: { outcome: 'CREDENTIALS_REFUSED' },
+    };
   }
   const token = config.scoolingSmoke.token;
-  if (!token) return refuse({ kind: 'Misconfigured' });
+  if (!token) return bridgeRefusal({ kind: 'Misconfigured' });
 
-  const bridgeRequest = new Request(request.url, { headers: { Authorization: `Bearer ${token}` } });
-  const resource = protectedResource(request, config, '');
-  const principal = await authenticate(bridgeRequest, config, resource, Math.floor(Date.now() / 1000), log);
-  // A bridge whose own credential fails is misconfigured, not the caller's fault.
-  if (!principal.ok) return refuse({ kind: 'Misconfigured' });
-
-  const vault = resolveVault(principal.value, { header: request.headers.get('X-Vault-Id'), endpoint: null });
-  if (!vault.ok) return refuse(vault.error);
-  const result = await readContract({
+  // The bridge's own credential, on the REST resource; its reads spend the bridge's own budget.
+  const outcome = await gate<null, never>({
+    request,
     config,
-    principal: principal.value,
-    contract: contractNamed('note_outline'),
-    rawPath: singlePathParam(new URL(request.url)),
-    vaultId: vault.value,
-    log,
+    resourcePath: '',
+    endpointVault: null,
+    authorization: `Bearer ${token}`,
+    ask: () => ({ ok: true, asked: null, budget: 'bridge' }),
   });
-  if (!result.ok) return refuse(result.error);
+  if (!outcome.admitted) {
+    const { refusal } = outcome;
+    if (refusal.step === 'ask') return refusal.refusal;
+    // A bridge whose own credential fails is misconfigured, not the caller's fault.
+    if (refusal.step === 'authenticate') return bridgeRefusal({ kind: 'Misconfigured' }, { ...gateRefusalFacts(refusal), outcome: 'SERVICE_UNAVAILABLE' });
+    return bridgeRefusal(refusal.error);
+  }
+  const read = await readContract(outcome.request, contractNamed('note_outline'), singlePathParam(new URL(request.url)));
+  if (!read.result.ok) return bridgeRefusal(read.result.error, { ...read.facts, outcome: outcomeCode(read.result.error) });
   outlineValidator ??= new Validator(NOTE_OUTLINE_JSON_SCHEMA as unknown as object, '2020-12', false);
-  if (!outlineValidator.validate(result.value).valid) return refuse({ kind: 'Runtime' });
-  return jsonResponse(result.value);
+  if (!outlineValidator.validate(read.result.value).valid) return bridgeRefusal({ kind: 'Runtime' }, { ...read.facts, outcome: 'INTERNAL_ERROR' });
+  return { response: jsonResponse(read.result.value), facts: read.facts };
 }

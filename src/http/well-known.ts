@@ -1,6 +1,7 @@
 /** RFC 9728 protected-resource metadata, and the unauthenticated health check. */
 import { isLocalEnvironment, loadConfig } from '../config';
 import { protectedResource, SCOPES_SUPPORTED, type ResourcePath } from '../auth/resource';
+import type { Handled } from '../log';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse } from './responses';
 
@@ -10,20 +11,20 @@ import { errorResponse, jsonResponse } from './responses';
  * present outside local mode (config.ts requires it).
  */
 export function metadataDocument(resourcePath: (context: RouteContext) => ResourcePath) {
-  return (context: RouteContext): Response => {
-    const { request, config, log } = context;
+  return (context: RouteContext): Handled => {
+    const { request, config } = context;
     if (!config) {
-      log.outcome = 'SERVICE_UNAVAILABLE';
-      return errorResponse(503, 'SERVICE_UNAVAILABLE', 'Service unavailable');
+      return { response: errorResponse(503, 'SERVICE_UNAVAILABLE', 'Service unavailable'), facts: { outcome: 'SERVICE_UNAVAILABLE' } };
     }
     const path = resourcePath(context);
-    return jsonResponse({
+    const response = jsonResponse({
       resource: protectedResource(request, config, path).id,
       ...(config.authorizationServer ? { authorization_servers: [config.authorizationServer] } : {}),
       scopes_supported: [...SCOPES_SUPPORTED],
       bearer_methods_supported: ['header'],
       resource_name: 'Knowtation Edge',
     });
+    return { response, facts: {} };
   };
 }
 
@@ -33,12 +34,13 @@ export function metadataDocument(resourcePath: (context: RouteContext) => Resour
  * whether the configuration is valid and, if not, which variables fail and
  * why, by name and fixed reason only (never a value).
  */
-export function health({ env }: RouteContext): Response {
-  if (!env || !isLocalEnvironment(env)) return jsonResponse({ ok: true });
+export function health({ env }: RouteContext): Handled {
+  if (!env || !isLocalEnvironment(env)) return { response: jsonResponse({ ok: true }), facts: {} };
   const loaded = loadConfig(env);
-  return jsonResponse({
+  const response = jsonResponse({
     ok: true,
     environment: 'local',
     config: loaded.ok ? { valid: true, problems: [] } : { valid: false, problems: loaded.problems },
   });
+  return { response, facts: {} };
 }

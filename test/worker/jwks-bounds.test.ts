@@ -1,12 +1,13 @@
 // The JWK set fetch is bounded: one deadline for headers and body together, and a byte cap. A set
-// that is far too large, never answers, drips, or is not a JWK set gives the plain 401 (log reason
-// jwks_unavailable) within the deadline, and a concurrent request is not held behind it. Against a
-// real HTTP stand-in (test/support/node/jwks-server.ts).
+// that is far too large, never answers, drips, fails, or is not a JWK set is the server's fault: 503
+// with Retry-After (log reason jwks_unavailable) within the deadline, never a 401 that would send an
+// OAuth client to sign in again, and a concurrent request is not held behind it. Against a real HTTP
+// stand-in (test/support/node/jwks-server.ts) on loopback http, which only ENVIRONMENT=local admits.
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { JWKS_DEADLINE_MS } from '../../src/auth/jwks';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
-import { REST_ROUTES, mintToken, restGet, testEnv } from '../support/worker/harness';
+import { AUTHORIZATION_SERVER, MCP_HEADERS, ORIGIN, REST_ROUTES, TOOLS, callWorker, mintToken, restGet, testEnv } from '../support/worker/harness';
 
 const NOTE = { path: 'a.md', body: '# A\n' };
 /** A bound, not a benchmark: the answer must come within the deadline plus scheduling slack. */
@@ -19,21 +20,26 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
+/** An RFC 9068 access token for the origin, signed with the stand-in's key. */
 async function es256Token(user: string): Promise<string> {
   const key = await importJWK(JSON.parse(inject('jwksPrivateJwk')) as JWK, 'ES256');
-  return new SignJWT({ sub: user })
-    .setProtectedHeader({ alg: 'ES256', kid: 'jwks-test' })
+  return new SignJWT({ sub: user, client_id: 'client-1', scope: 'vault:read' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'jwks-test', typ: 'at+jwt' })
+    .setIssuer(AUTHORIZATION_SERVER)
+    .setAudience(ORIGIN)
+    .setJti(crypto.randomUUID())
     .setIssuedAt()
     .setExpirationTime('10m')
     .sign(key);
 }
 
-async function readAt(jwksPath: string, user: string): Promise<{ status: number; ms: number }> {
-  const env = testEnv({ JWT_JWKS_URL: `${inject('jwksUrl')}${jwksPath}` });
+const envFor = (jwksPath: string) => testEnv({ ENVIRONMENT: 'local', JWT_JWKS_URL: `${inject('jwksUrl')}${jwksPath}` });
+
+async function readAt(jwksPath: string, user: string): Promise<{ status: number; ms: number; retryAfter: string | null }> {
   const started = Date.now();
-  const res = await restGet(REST_ROUTES.note_outline, NOTE.path, { token: await es256Token(user), env });
+  const res = await restGet(REST_ROUTES.note_outline, NOTE.path, { token: await es256Token(user), env: envFor(jwksPath) });
   await res.body?.cancel();
-  return { status: res.status, ms: Date.now() - started };
+  return { status: res.status, ms: Date.now() - started, retryAfter: res.headers.get('Retry-After') };
 }
 
 describe('JWK set fetch bounds', () => {
@@ -43,12 +49,60 @@ describe('JWK set fetch bounds', () => {
     expect((await readAt('/good', user)).status).toBe(200);
   });
 
-  it.each(['/huge', '/hang', '/drip', '/not-a-set'])('%s: 401 jwks_unavailable within the deadline, no canister read', async (jwksPath) => {
-    const user = uniqueUser('jwks-bad');
-    const { status, ms } = await readAt(jwksPath, user);
-    expect(status).toBe(401);
-    expect(ms).toBeLessThan(WITHIN_DEADLINE_MS);
-    expect(logLines.map((line) => JSON.parse(line).reason)).toEqual(['jwks_unavailable']);
+  it.each(['/huge', '/hang', '/drip', '/not-a-set', '/missing'])(
+    '%s: 503 with Retry-After (RFC 9110 section 15.6.4), log reason jwks_unavailable, within the deadline, no canister read',
+    async (jwksPath) => {
+      const user = uniqueUser('jwks-bad');
+      const { status, ms, retryAfter } = await readAt(jwksPath, user);
+      expect(status).toBe(503);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+      expect(ms).toBeLessThan(WITHIN_DEADLINE_MS);
+      expect(logLines.map((line) => JSON.parse(line))).toMatchObject([{ reason: 'jwks_unavailable', outcome: 'SERVICE_UNAVAILABLE' }]);
+      expect(await canisterRequests(user)).toEqual([]);
+    },
+  );
+
+  it('MCP, both endpoint forms: the same 503 with Retry-After as a JSON-RPC error, no challenge', async () => {
+    const user = uniqueUser('jwks-mcp');
+    for (const endpoint of ['/mcp', '/mcp/vaults/default']) {
+      const res = await callWorker(endpoint, {
+        method: 'POST',
+        token: await es256Token(user),
+        env: envFor('/not-a-set'),
+        headers: MCP_HEADERS,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: TOOLS.note_outline, arguments: { path: NOTE.path } } }),
+      });
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
+      expect(res.headers.get('WWW-Authenticate')).toBeNull();
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Token verification unavailable' }, id: null });
+    }
+    expect(await canisterRequests(user)).toEqual([]);
+  });
+
+  it("a token whose kid the set does not have is still the token's fault: 401 unknown_key", async () => {
+    const user = uniqueUser('jwks-kid');
+    const key = await importJWK(JSON.parse(inject('jwksPrivateJwk')) as JWK, 'ES256');
+    const token = await new SignJWT({ sub: user, client_id: 'c', scope: 'vault:read' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'rotated-away', typ: 'at+jwt' })
+      .setIssuer(AUTHORIZATION_SERVER)
+      .setAudience(ORIGIN)
+      .setJti('j')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(key);
+    const res = await restGet(REST_ROUTES.note_outline, NOTE.path, { token, env: envFor('/good') });
+    expect(res.status).toBe(401);
+    expect(logLines.map((line) => JSON.parse(line).reason)).toEqual(['unknown_key']);
+  });
+
+  it('outside ENVIRONMENT=local a plain-http key set is refused: the Worker does not serve (503, JWT_JWKS_URL named)', async () => {
+    const user = uniqueUser('jwks-http');
+    await seedNotes(user, 'default', [NOTE]);
+    const env = testEnv({ ENVIRONMENT: 'production', JWT_JWKS_URL: `${inject('jwksUrl')}/good` });
+    const res = await restGet(REST_ROUTES.note_outline, NOTE.path, { token: await mintToken({ sub: user }), env });
+    expect(res.status).toBe(503);
+    expect(logLines.map((line) => JSON.parse(line).config)).toEqual([['JWT_JWKS_URL']]);
     expect(await canisterRequests(user)).toEqual([]);
   });
 
@@ -61,7 +115,7 @@ describe('JWK set fetch bounds', () => {
     const good = readAt('/good', user).then((result) => (order.push('good'), result.status));
     expect(await hmac).toBe(200);
     expect(await good).toBe(200);
-    expect((await hanging).status).toBe(401);
+    expect((await hanging).status).toBe(503);
     expect(order[order.length - 1]).toBe('hang');
   });
 });

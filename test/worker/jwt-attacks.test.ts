@@ -9,8 +9,10 @@
  * canister's request log for that case's unique user.
  *
  * The asymmetric cases need a JWK set: the Worker fetches JWT_JWKS_URL with
- * the global fetch, so a stub answers exactly that loopback URL from inside
+ * the global fetch, so a stub answers exactly that https URL from inside
  * the isolate (every other fetch, canister included, goes to the network).
+ * test/worker/token-typing.test.ts holds the key-set typing rules on every
+ * endpoint form and era; test/worker/jwks-bounds.test.ts the set's fetch bounds.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from 'jose';
@@ -29,8 +31,9 @@ import {
 
 const NOTE_PATH = 'auth/probe.md';
 const NOTE_HEADING = 'Probe heading';
-const JWKS_URL = 'http://127.0.0.1:9/jwks/knowtation-edge-jwt-attacks';
-const UNREACHABLE_JWKS_URL = 'http://127.0.0.1:1/jwks';
+const JWKS_URL = 'https://jwks.example/jwks/knowtation-edge-jwt-attacks';
+/** https (required outside ENVIRONMENT=local) to a port nothing listens on. */
+const UNREACHABLE_JWKS_URL = 'https://127.0.0.1:1/jwks';
 const HUB_SECRET = 'test-hub-jwt-secret-for-knowtation-edge-0003';
 const RETIRED_SECRET = 'test-retired-secret-for-knowtation-edge-0004';
 const ISSUER = 'https://hub.example/issuer';
@@ -41,10 +44,16 @@ const SCOPE_FORBIDDEN_REST = JSON.stringify({ error: 'Forbidden', code: 'FORBIDD
 const VAULT_FORBIDDEN_REST = JSON.stringify({ error: 'Access to this vault is not allowed.', code: 'FORBIDDEN' });
 const rpcRefusal = (message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null });
 
-type Outcome = 'accepted' | 'unauthorized' | 'insufficient_scope' | 'vault_forbidden';
+type Outcome = 'accepted' | 'unauthorized' | 'insufficient_scope' | 'vault_forbidden' | 'unavailable';
 
 const EXPECTED_REFUSAL: Record<Exclude<Outcome, 'accepted'>, { status: number; rest: string; mcp: string }> = {
   unauthorized: { status: 401, rest: UNAUTHORIZED_REST, mcp: rpcRefusal('Unauthorized') },
+  // The key set cannot be had: the server's fault (RFC 9110 section 15.6.4), never a 401 that sends a client to sign in again.
+  unavailable: {
+    status: 503,
+    rest: JSON.stringify({ error: 'Token verification unavailable', code: 'SERVICE_UNAVAILABLE' }),
+    mcp: rpcRefusal('Token verification unavailable'),
+  },
   insufficient_scope: { status: 403, rest: SCOPE_FORBIDDEN_REST, mcp: rpcRefusal('Forbidden') },
   vault_forbidden: { status: 403, rest: VAULT_FORBIDDEN_REST, mcp: rpcRefusal('Access to this vault is not allowed.') },
 };
@@ -166,10 +175,15 @@ interface KeyMaterial {
 
 let keys: KeyMaterial;
 
-/** Signs with a private JWK under any algorithm its key type admits. */
-async function signAsymmetric(privateJwk: JWK, alg: string, payload: Record<string, unknown>, kid?: string): Promise<string> {
+/** Signs with a private JWK under any algorithm its key type admits; `typ` null leaves it out of the header. */
+async function signAsymmetric(privateJwk: JWK, alg: string, payload: Record<string, unknown>, kid?: string, typ: string | null = 'JWT'): Promise<string> {
   const key = await importJWK({ ...privateJwk, alg: undefined }, alg);
-  return new SignJWT(payload).setProtectedHeader({ alg, typ: 'JWT', ...(kid ? { kid } : {}) }).sign(key);
+  return new SignJWT(payload).setProtectedHeader({ alg, ...(typ === null ? {} : { typ }), ...(kid ? { kid } : {}) }).sign(key);
+}
+
+/** RFC 9068 section 2.2 claims of an access token for the origin (so it serves REST and /mcp alike). */
+function accessClaimsFor(user: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return claimsFor(user, { iss: AUTHORIZATION_SERVER, aud: ORIGIN, client_id: 'mcp-client-1', jti: `jti-${user}`, scope: 'vault:read', ...extra });
 }
 
 async function exportPair(alg: string, options: Record<string, unknown> = {}) {
@@ -224,6 +238,7 @@ afterEach(() => vi.restoreAllMocks());
 // ---------------------------------------------------------------- environments
 
 const jwksEnv = () => testEnv({ JWT_JWKS_URL: JWKS_URL });
+const jwksAudienceEnv = () => testEnv({ JWT_JWKS_URL: JWKS_URL, JWT_AUDIENCE: AUDIENCE });
 const jwksOnlyEnv = () => testEnv({ JWT_JWKS_URL: JWKS_URL, SESSION_SECRET: undefined });
 const issuerAudienceEnv = () => testEnv({ JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE });
 const rotationEnv = () => testEnv({ SESSION_SECRET_PREVIOUS: PREVIOUS_SECRET });
@@ -419,16 +434,82 @@ const CASES: AttackCase[] = [
     attempt: async (u) => bearer(await forge({ alg: 'ES384' }, claimsFor(u), SESSION_SECRET)),
   },
 
-  // the JWK set path
+  // the JWK set path: RFC 9068 access tokens (typ at+jwt), or tokens for JWT_AUDIENCE (RFC 8725 section 3.11)
   {
-    name: 'RS256 signed by the published key with its kid (control)',
+    name: 'RS256 access token signed by the published key with its kid (control)',
     outcome: 'accepted',
+    attempt: async (u) => ({ ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', accessClaimsFor(u), 'rsa-1', 'at+jwt')), env: jwksEnv() }),
+  },
+  {
+    name: 'ES256 access token signed by the published P-256 key (control)',
+    outcome: 'accepted',
+    attempt: async (u) => ({ ...bearer(await signAsymmetric(keys.p256PrivateJwk, 'ES256', accessClaimsFor(u), 'ec-256', 'at+jwt')), env: jwksEnv() }),
+  },
+  {
+    name: 'key-set JWT naming JWT_AUDIENCE (control)',
+    outcome: 'accepted',
+    attempt: async (u) => ({ ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', claimsFor(u, { aud: AUDIENCE }), 'rsa-1')), env: jwksAudienceEnv() }),
+  },
+  {
+    name: 'bare key-set JWT (sub and exp only), no JWT_AUDIENCE configured',
+    outcome: 'unauthorized',
+    reason: 'wrong_type',
     attempt: async (u) => ({ ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', claimsFor(u), 'rsa-1')), env: jwksEnv() }),
   },
   {
-    name: 'ES256 signed by the published P-256 key (control)',
-    outcome: 'accepted',
-    attempt: async (u) => ({ ...bearer(await signAsymmetric(keys.p256PrivateJwk, 'ES256', claimsFor(u), 'ec-256')), env: jwksEnv() }),
+    name: 'OpenID ID token from the same key (aud = client id, nonce)',
+    outcome: 'unauthorized',
+    reason: 'wrong_type',
+    attempt: async (u) => ({
+      ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', claimsFor(u, { iss: AUTHORIZATION_SERVER, aud: 'mcp-client-1', nonce: 'n-1', scope: 'openid vault:read' }), 'rsa-1')),
+      env: jwksEnv(),
+    }),
+  },
+  {
+    name: 'ID token whose aud is JWT_AUDIENCE (nonce marks it)',
+    outcome: 'unauthorized',
+    reason: 'wrong_type',
+    attempt: async (u) => ({
+      ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', claimsFor(u, { aud: AUDIENCE, nonce: 'n-1', at_hash: 'x' }), 'rsa-1')),
+      env: jwksAudienceEnv(),
+    }),
+  },
+  {
+    name: 'logout token for JWT_AUDIENCE (typ logout+jwt, events)',
+    outcome: 'unauthorized',
+    reason: 'wrong_type',
+    attempt: async (u) => ({
+      ...bearer(
+        await signAsymmetric(
+          keys.rsaPrivateJwk,
+          'RS256',
+          claimsFor(u, { aud: AUDIENCE, jti: 'l-1', events: { 'http://schemas.openid.net/event/backchannel-logout': {} } }),
+          'rsa-1',
+          'logout+jwt',
+        ),
+      ),
+      env: jwksAudienceEnv(),
+    }),
+  },
+  {
+    name: 'key-set JWT for JWT_AUDIENCE with another typ',
+    outcome: 'unauthorized',
+    reason: 'wrong_type',
+    attempt: async (u) => ({ ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', claimsFor(u, { aud: AUDIENCE }), 'rsa-1', 'secevent+jwt')), env: jwksAudienceEnv() }),
+  },
+  {
+    name: 'key-set JWT for another audience, JWT_AUDIENCE configured',
+    outcome: 'unauthorized',
+    reason: 'bad_audience',
+    attempt: async (u) => ({ ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', claimsFor(u, { aud: 'another-api' }), 'rsa-1')), env: jwksAudienceEnv() }),
+  },
+  {
+    name: 'key-set mcp_access without aud, legacy setting on (it covers only the shared secret)',
+    outcome: 'unauthorized',
+    attempt: async (u) => ({
+      ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', claimsFor(u, { type: 'mcp_access', scopes: ['vault:read'] }), 'rsa-1')),
+      env: testEnv({ JWT_JWKS_URL: JWKS_URL, LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: 'true' }),
+    }),
   },
   {
     name: 'RS256 with an unknown kid',
@@ -442,9 +523,9 @@ const CASES: AttackCase[] = [
   },
   {
     name: 'RS256 with the JWK set unreachable',
-    outcome: 'unauthorized',
+    outcome: 'unavailable',
     attempt: async (u) => ({
-      ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', claimsFor(u), 'rsa-1')),
+      ...bearer(await signAsymmetric(keys.rsaPrivateJwk, 'RS256', accessClaimsFor(u), 'rsa-1', 'at+jwt')),
       env: testEnv({ JWT_JWKS_URL: UNREACHABLE_JWKS_URL }),
     }),
   },
@@ -1154,6 +1235,13 @@ describe('JWT attack suite', () => {
       if (expected.status === 401) {
         expect(rest.headers.get('WWW-Authenticate')).toMatch(/^Bearer /);
         expect(mcp.headers.get('WWW-Authenticate')).toMatch(/^Bearer /);
+      }
+      if (expected.status === 503) {
+        // No challenge (the token may be fine), and a wait before trying again (RFC 9110 section 10.2.3).
+        for (const response of [rest, mcp]) {
+          expect(response.headers.get('WWW-Authenticate')).toBeNull();
+          expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0);
+        }
       }
       expect(await canisterRequests(user)).toEqual([]);
     }
