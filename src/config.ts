@@ -145,7 +145,7 @@ export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
   not_exact_origins: 'must be a comma-separated list of exact origins (scheme://host[:port], no path)',
   not_an_origin: 'must be one exact https origin (scheme://host[:port], no path or trailing slash; http only on a loopback host)',
   not_an_issuer: 'must be an https URL without query or fragment (http only on a loopback host)',
-  not_https: 'must be an https URL outside ENVIRONMENT=local (the keys that sign tokens must not travel in the clear)',
+  not_https: 'must be an https URL outside ENVIRONMENT=local (http only on a loopback host): the keys that verify tokens must not travel in the clear',
   no_verification_key: 'no token verification key: set SESSION_SECRET, HUB_JWT_SECRET or JWT_JWKS_URL',
   missing_binding: 'this rate-limit binding is missing (wrangler.toml [[ratelimits]] with this name)',
   invalid: 'is invalid',
@@ -276,9 +276,8 @@ export function checkVariables(env: object): ConfigProblem[] {
     for (const name of ['OAUTH_AUTHORIZATION_SERVER', 'PUBLIC_ORIGIN'] as const) {
       if (isBlank(raw[name])) problems.push({ variable: name, reason: 'missing' });
     }
-    // Keys fetched over plain http could be swapped on the way, and every token they verify with them.
-    const jwksUrl = raw.JWT_JWKS_URL;
-    if (typeof jwksUrl === 'string' && /^\s*http:/i.test(jwksUrl) && !problems.some((p) => p.variable === 'JWT_JWKS_URL')) {
+    // Keys fetched over plain http could be swapped on the way, and every token verified with them.
+    if (isPlainHttpOffLoopback(raw.JWT_JWKS_URL) && !problems.some((p) => p.variable === 'JWT_JWKS_URL')) {
       problems.push({ variable: 'JWT_JWKS_URL', reason: 'not_https' });
     }
   }
@@ -292,6 +291,17 @@ function rateLimiterOf(env: object, name: (typeof RATE_LIMIT_BINDINGS)[number]):
   return binding != null && typeof binding === 'object' && typeof binding.limit === 'function'
     ? (binding as RateLimitBinding)
     : null;
+}
+
+/** An http: URL whose host is not loopback (a loopback host never leaves the machine, as for every OAuth identifier here). */
+function isPlainHttpOffLoopback(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** True when the raw ENVIRONMENT is exactly `local`, whether or not the rest of the configuration is valid. */

@@ -96,14 +96,23 @@ describe('JWK set fetch bounds', () => {
     expect(logLines.map((line) => JSON.parse(line).reason)).toEqual(['unknown_key']);
   });
 
-  it('outside ENVIRONMENT=local a plain-http key set is refused: the Worker does not serve (503, JWT_JWKS_URL named)', async () => {
+  it('outside ENVIRONMENT=local a plain-http key set off loopback is refused: the Worker does not serve (503, JWT_JWKS_URL named)', async () => {
     const user = uniqueUser('jwks-http');
     await seedNotes(user, 'default', [NOTE]);
-    const env = testEnv({ ENVIRONMENT: 'production', JWT_JWKS_URL: `${inject('jwksUrl')}/good` });
-    const res = await restGet(REST_ROUTES.note_outline, NOTE.path, { token: await mintToken({ sub: user }), env });
-    expect(res.status).toBe(503);
-    expect(logLines.map((line) => JSON.parse(line).config)).toEqual([['JWT_JWKS_URL']]);
+    const token = await mintToken({ sub: user });
+    const served = async (environment: string, jwksUrl: string) => {
+      const res = await restGet(REST_ROUTES.note_outline, NOTE.path, { token, env: testEnv({ ENVIRONMENT: environment, JWT_JWKS_URL: jwksUrl }) });
+      await res.body?.cancel();
+      return res.status;
+    };
+    expect(await served('production', 'http://jwks.example/keys')).toBe(503);
+    expect(await served('staging', 'HTTP://jwks.example/keys')).toBe(503);
+    expect(logLines.map((line) => JSON.parse(line).config)).toEqual([['JWT_JWKS_URL'], ['JWT_JWKS_URL']]);
     expect(await canisterRequests(user)).toEqual([]);
+    // What looks like it and is fine: https anywhere, http on a loopback host (never leaves the machine), anything in local mode.
+    expect(await served('production', 'https://jwks.example/keys')).toBe(200);
+    expect(await served('production', `${inject('jwksUrl')}/good`)).toBe(200);
+    expect(await served('local', 'http://jwks.example/keys')).toBe(200);
   });
 
   it('a request is not held behind another request waiting on a hanging set', async () => {
