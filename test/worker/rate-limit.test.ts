@@ -3,11 +3,8 @@
  * RATE_LIMITER binding (60 requests per 60 s) under workerd. The count is
  * per effective canister user, shared by REST and MCP, taken after
  * authentication and before any canister read: a refused request reaches
- * neither the canister nor the protocol layer.
- *
- * The binding counts in fixed 60 s windows. A burst that straddles a window
- * boundary is retried once with a fresh user (the window, not the Worker,
- * would have reset the count); nothing here asserts on time.
+ * neither the canister nor the protocol layer. Window handling:
+ * test/support/worker/budget.ts; the gate's order: gate-order.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
@@ -18,23 +15,16 @@ import {
   TOOLS,
   callWorker,
   mintToken,
-  rateLimitBinding,
   restGet,
   testEnv,
-  type CallOptions,
 } from '../support/worker/harness';
+import { PROTOCOL_LIMIT, READ_LIMIT as LIMIT, inOneWindow as inOneWindowFor, realLimiter } from '../support/worker/budget';
 
-const LIMIT = 60;
 const PATH = 'limits/note.md';
 const REST_REFUSAL = JSON.stringify({ error: 'Rate limit exceeded', code: 'RATE_LIMITED' });
 /** The MCP refusal repeats the request's id and says when to retry in the error's data as well as in Retry-After. */
 const rpcRefusal = (id: number) =>
   JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Rate limit exceeded', data: { retryAfterSeconds: 60 } }, id });
-const PROTOCOL_LIMIT = 300;
-const realLimiter = (): CallOptions => ({
-  bindings: { RATE_LIMITER: rateLimitBinding('RATE_LIMITER'), PROTOCOL_RATE_LIMITER: rateLimitBinding('PROTOCOL_RATE_LIMITER') },
-});
-const windowOf = (): number => Math.floor(Date.now() / 60_000);
 
 // Hundreds of request log lines: kept out of the test output.
 beforeEach(() => void vi.spyOn(console, 'log').mockImplementation(() => undefined));
@@ -56,15 +46,8 @@ function mcpToolCall(token: string, id: number): Promise<Response> {
   });
 }
 
-/** Runs `burst` for a fresh user; repeats once if a window boundary fell inside it. */
-async function inOneWindow<T>(prefix: string, burst: (user: string) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
-    const user = await seededUser(prefix);
-    const before = windowOf();
-    const result = await burst(user);
-    if (windowOf() === before || attempt === 1) return result;
-  }
-}
+/** Runs `burst` for a fresh seeded user; repeats once if a window boundary fell inside it. */
+const inOneWindow = <T>(prefix: string, burst: (user: string) => Promise<T>): Promise<T> => inOneWindowFor(() => seededUser(prefix), burst);
 
 describe('per-user rate limit: REST', () => {
   it(`serves ${LIMIT} requests per user and window, then 429 RATE_LIMITED with Retry-After and no canister read`, async () => {

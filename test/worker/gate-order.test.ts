@@ -1,0 +1,143 @@
+// The one request gate (src/gate.ts) runs the same steps in the same order on every surface:
+// configuration, authenticate, vault, ask (what the request asks: the route, or the MCP message),
+// budget. A request refused at any step spends no budget: past the limit of refusals, the user
+// still has every read. And where two steps would refuse, the earlier one answers. Against
+// wrangler.toml's own limits (test/support/worker/budget.ts).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
+import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mintToken, restGet, testEnv, type CallOptions } from '../support/worker/harness';
+import { PROTOCOL_LIMIT, READ_LIMIT, inOneWindow, realLimiter } from '../support/worker/budget';
+
+const PATH = 'gate/note.md';
+/** More refusals than the read budget holds: if any of them spent it, the read after them would be 429. */
+const REFUSALS = READ_LIMIT + 5;
+
+beforeEach(() => void vi.spyOn(console, 'log').mockImplementation(() => undefined));
+afterEach(() => vi.restoreAllMocks());
+
+async function seededUser(): Promise<string> {
+  const user = uniqueUser('gate');
+  await seedNotes(user, 'default', [{ path: PATH, frontmatter: { title: 'Gate' }, body: '# Gate\n\ntext\n' }]);
+  await seedNotes(user, 'other', [{ path: PATH, frontmatter: { title: 'Other' }, body: '# Other\n' }]);
+  return user;
+}
+
+const toolCall = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: TOOLS.note_outline, arguments: { path: PATH } } });
+
+function mcp(endpoint: string, token: string | null, body: string, options: CallOptions = {}): Promise<Response> {
+  return callWorker(endpoint, { ...realLimiter(), method: 'POST', token, headers: { ...MCP_HEADERS, ...options.headers }, body, env: options.env });
+}
+
+async function statusOf(response: Promise<Response>): Promise<number> {
+  const res = await response;
+  await res.body?.cancel();
+  return res.status;
+}
+
+/** Sends `refusals` requests that must all be refused with `status`, then one read that must be served. */
+async function refusalsSpendNothing(refuse: (token: string, i: number) => Promise<Response>, status: number, read: (token: string) => Promise<Response>) {
+  return inOneWindow(seededUser, async (user) => {
+    const token = await mintToken({ sub: user, allowed_vault_ids: ['default'] });
+    const refused = new Set<number>();
+    for (let i = 0; i < REFUSALS; i += 1) refused.add(await statusOf(refuse(token, i)));
+    return { user, refused: [...refused], read: await statusOf(read(token)) };
+  });
+}
+
+const restRead = (token: string) => restGet(REST_ROUTES.note_outline, PATH, { token, ...realLimiter() });
+
+describe('a refusal spends no read budget, on every surface', () => {
+  it('REST: a vault outside the allowlist is 403 before the budget', async () => {
+    const outcome = await refusalsSpendNothing(
+      (token) => restGet(REST_ROUTES.note_outline, PATH, { token, headers: { 'X-Vault-Id': 'other' }, ...realLimiter() }),
+      403,
+      restRead,
+    );
+    expect(outcome.refused).toEqual([403]);
+    expect(outcome.read).toBe(200);
+    expect(await canisterRequests(outcome.user)).toHaveLength(1);
+  });
+
+  it('POST /mcp: a vault outside the allowlist (X-Vault-Id) is 403 before the budget', async () => {
+    const outcome = await refusalsSpendNothing(
+      (token, i) => mcp('/mcp', token, toolCall(i), { headers: { 'X-Vault-Id': 'other' } }),
+      403,
+      (token) => mcp('/mcp', token, toolCall(999)),
+    );
+    expect(outcome.refused).toEqual([403]);
+    expect(outcome.read).toBe(200);
+  });
+
+  it('POST /mcp/vaults/<id>: an endpoint vault outside the allowlist is 403 before the budget', async () => {
+    const outcome = await refusalsSpendNothing(
+      (token, i) => mcp('/mcp/vaults/other', token, toolCall(i)),
+      403,
+      (token) => mcp('/mcp/vaults/default', token, toolCall(999)),
+    );
+    expect(outcome.refused).toEqual([403]);
+    expect(outcome.read).toBe(200);
+  });
+
+  it('POST /mcp: a message that cannot be read (not JSON, a batch) is refused before the budget', async () => {
+    const outcome = await refusalsSpendNothing(
+      (token, i) => mcp('/mcp', token, i % 2 ? '{"jsonrpc":' : `[${toolCall(i)}]`),
+      400,
+      (token) => mcp('/mcp', token, toolCall(999)),
+    );
+    expect(outcome.refused).toEqual([400]);
+    expect(outcome.read).toBe(200);
+  });
+
+  it('the Scooling bridge spends a budget of its own: its callers stop at the read limit, the user it reads as does not', async () => {
+    const outcome = await inOneWindow(seededUser, async (user) => {
+      const bridgeToken = await mintToken({ sub: user }, { expiresIn: '1h' });
+      const env = testEnv({ SCOOLING_SMOKE_ENABLED: 'true', ENVIRONMENT: 'staging', SCOOLING_SMOKE_TOKEN: bridgeToken });
+      const smoke = () => callWorker(`/scooling/note-outline/smoke?path=${encodeURIComponent(PATH)}`, { env, ...realLimiter() });
+      const served = new Set<number>();
+      for (let i = 0; i < READ_LIMIT; i += 1) served.add(await statusOf(smoke()));
+      const spent = await smoke();
+      return {
+        served: [...served],
+        spent: { status: spent.status, retryAfter: spent.headers.get('Retry-After'), challenge: spent.headers.get('WWW-Authenticate') },
+        user: await statusOf(restGet(REST_ROUTES.note_outline, PATH, { token: await mintToken({ sub: user }), ...realLimiter() })),
+      };
+    });
+    expect(outcome.served).toEqual([200]);
+    expect(outcome.spent).toEqual({ status: 429, retryAfter: '60', challenge: null });
+    expect(outcome.user).toBe(200);
+  });
+});
+
+describe('where two steps would refuse, the earlier one answers', () => {
+  it('authenticate before vault: a bad token on a forbidden vault is 401', async () => {
+    const user = await seededUser();
+    const forged = await mintToken({ sub: user, allowed_vault_ids: ['default'] }, { secret: 'another-secret-that-is-long-enough-000001' });
+    expect(await statusOf(restGet(REST_ROUTES.note_outline, PATH, { token: forged, headers: { 'X-Vault-Id': 'other' } }))).toBe(401);
+    expect(await statusOf(mcp('/mcp/vaults/other', forged, toolCall(1)))).toBe(401);
+  });
+
+  it('vault before ask: a forbidden vault with an unreadable message is 403', async () => {
+    const token = await mintToken({ sub: await seededUser(), allowed_vault_ids: ['default'] });
+    expect(await statusOf(mcp('/mcp/vaults/other', token, '{not json'))).toBe(403);
+    expect(await statusOf(mcp('/mcp', token, 'x'.repeat(2 * 1024 * 1024), { headers: { 'X-Vault-Id': 'other' } }))).toBe(403);
+  });
+
+  it('ask before budget, budget before the protocol: with the budget spent, a bad message is 400 and a good one 429', async () => {
+    const outcome = await inOneWindow(seededUser, async (user) => {
+      const token = await mintToken({ sub: user });
+      for (let i = 0; i < PROTOCOL_LIMIT; i += 1) await statusOf(mcp('/mcp', token, JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' })));
+      return {
+        unreadable: await statusOf(mcp('/mcp', token, '{not json')),
+        // An unsupported revision would be 400 from the era step, which comes after the budget.
+        wrongRevision: await statusOf(mcp('/mcp', token, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), { headers: { 'MCP-Protocol-Version': '1999-01-01' } })),
+      };
+    });
+    expect(outcome).toEqual({ unreadable: 400, wrongRevision: 429 });
+  });
+
+  it('configuration before everything: a misconfigured Worker is 503 even without a token', async () => {
+    const env = testEnv({ CANISTER_URL: 'not a url' });
+    expect(await statusOf(restGet(REST_ROUTES.note_outline, PATH, { token: null, env }))).toBe(503);
+    expect(await statusOf(mcp('/mcp', null, toolCall(1), { env }))).toBe(503);
+  });
+});
