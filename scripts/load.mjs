@@ -26,10 +26,10 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SignJWT } from 'jose';
 import { loadVault } from '../demo/canister.mjs';
 import { isLoopbackHost } from '../demo/lib/loopback.mjs';
-import { DEMO_USER, DEMO_VAULT, DEV_SESSION_SECRET, WORKER_PORT } from './dev-config.mjs';
+import { DEMO_USER, DEMO_VAULT, WORKER_PORT } from './dev-config.mjs';
+import { mintViewerToken } from './token.mjs';
 import { errorMessage, parseCommandLine } from './lib/cli.mjs';
 import { healthStatus, parseJson } from './lib/http.mjs';
 import { CONTRACTS, MCP_ACCEPT, jsonRpcBody } from './lib/mcp.mjs';
@@ -88,15 +88,6 @@ function parseLoadArgs(argv) {
     vault: values.vault ?? DEMO_VAULT,
     notesDir: values.notes === undefined ? VAULT_DIR : path.resolve(values.notes),
   };
-}
-
-/** A viewer session token for the demo user, signed with the published dev secret. */
-async function devToken() {
-  return new SignJWT({ sub: DEMO_USER, role: 'viewer', type: 'session' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(DEV_SESSION_SECRET));
 }
 
 // ---------------------------------------------------------------- memory sampling
@@ -442,11 +433,7 @@ const BUDGET_PROBES = { protocol: 330, reads: 80 };
  */
 async function budgetsRun(base) {
   const user = `load-budgets-${Date.now().toString(36)}`;
-  const token = await new SignJWT({ sub: user, role: 'viewer', type: 'session' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(DEV_SESSION_SECRET));
+  const token = await mintViewerToken(user, 10 * 60);
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: MCP_ACCEPT };
   /** @param {() => Promise<Response>} send */
   const tally = async (count, send) => {
@@ -489,7 +476,7 @@ async function main() {
   if (typeof options === 'number') return options;
   if (!(await workerIsUp(options.base))) return 1;
   if (options.budgets) return budgetsRun(options.base);
-  const token = options.token ?? (await devToken());
+  const token = options.token ?? (await mintViewerToken(DEMO_USER, 60 * 60));
   const notePaths = await notePathsOrExitCode(options.notesDir);
   if (typeof notePaths === 'number') return notePaths;
   const operations = buildOperations(options.base, token, options.vault, notePaths);

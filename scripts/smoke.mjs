@@ -11,8 +11,8 @@
  *   npm run smoke                                             # the local `npm start`
  *   npm run smoke -- --base https://edge.example.com --token "$TOKEN" --path notes/a.md --vault work
  */
-import { DEMO_USER, DEV_SESSION_SECRET, WORKER_PORT } from './dev-config.mjs';
-import { mintToken } from './token.mjs';
+import { DEMO_USER, WORKER_PORT } from './dev-config.mjs';
+import { mintViewerToken } from './token.mjs';
 import { isEntryPoint, parseCommandLine } from './lib/cli.mjs';
 import { fetchExchange, parseJson } from './lib/http.mjs';
 import { CONTRACTS, MCP_ACCEPT, jsonRpcBody } from './lib/mcp.mjs';
@@ -115,9 +115,7 @@ export async function parseSmokeArgs(argv) {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout '${values.timeout}' must be a positive integer`);
   if (values.token !== undefined && values.token.trim() === '') throw new UsageError('--token must not be empty');
 
-  const token =
-    values.token ??
-    (await mintToken({ sub: DEMO_USER, role: 'viewer', type: 'session', ttlSeconds: 600, secret: DEV_SESSION_SECRET }));
+  const token = values.token ?? (await mintViewerToken(DEMO_USER, 600));
   return {
     help: false,
     options: { base: baseUrl.href.replace(/\/+$/, ''), token, path, vault: values.vault, timeoutMs },

@@ -29,7 +29,7 @@ import {
   DEV_SESSION_SECRET,
   WORKER_PORT,
 } from './dev-config.mjs';
-import { mintToken } from './token.mjs';
+import { mintViewerToken } from './token.mjs';
 import { errorMessage, parseCommandLine } from './lib/cli.mjs';
 import { healthStatus } from './lib/http.mjs';
 import { CONTRACTS } from './lib/mcp.mjs';
@@ -383,11 +383,6 @@ async function startCanister({ vaultDir, vaultLabel, canisterPort }) {
   return canister;
 }
 
-/** A 12-hour viewer token for the demo user, signed with the published dev secret. */
-function devToken() {
-  return mintToken({ sub: DEMO_USER, role: 'viewer', type: 'session', ttlSeconds: 12 * 3600, secret: DEV_SESSION_SECRET });
-}
-
 /**
  * Starts the canister, the authorization server and the explorer page server in turn. When one
  * fails it says why, closes those already started and gives null.
@@ -406,7 +401,7 @@ async function startServices(options) {
     await canister.close();
     return null;
   }
-  const token = await devToken();
+  const token = await mintViewerToken(DEMO_USER, 12 * 3600);
   const vaultLabel = `${notePaths.length} notes from ${options.customVault ? path.basename(options.vaultDir) : 'demo/vault'}`;
   const explorer = await startService({ name: 'explorer page', what: 'explorer page server', flag: '--explorer-port', port: explorerPort }, () =>
     startExplorer({ host: HOST, port: explorerPort, workerUrl, token, listNotes: () => canister.listNotes(), vaultLabel }),

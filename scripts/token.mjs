@@ -119,6 +119,18 @@ export async function mintToken(options) {
 }
 
 /**
+ * A viewer session token, the one the local tools (npm start, smoke, load) and the tests send:
+ * signed with the published dev secret unless another key is given.
+ * @param {string} sub
+ * @param {number} ttlSeconds
+ * @param {string} [secret]
+ * @returns {Promise<string>}
+ */
+export function mintViewerToken(sub, ttlSeconds, secret = DEV_SESSION_SECRET) {
+  return mintToken({ sub, role: 'viewer', type: 'session', ttlSeconds, secret });
+}
+
+/**
  * Parses the command line into token options plus the chosen secret; throws TokenUsageError.
  * @param {string[]} argv
  * @param {Record<string, string | undefined>} env
