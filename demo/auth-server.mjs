@@ -26,6 +26,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+import { isAddressedTo, isLoopbackHost, ownHostValues, urlHost } from './lib/loopback.mjs';
 // The package entry (oidc-provider/lib/index.js) only re-exports these modules, after printing an
 // "unsupported runtime" warning on any Node release older than 22 LTS. This project runs on Node 20
 // and is tested there, so the modules are imported directly to keep the start quiet.
@@ -331,11 +332,6 @@ function requestedScopes(scope) {
  * @property {() => Promise<void>} close stops listening and closes every connection
  */
 
-/** @param {string} host */
-function isLoopbackHost(host) {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 /**
  * Starts the authorization server.
  * @param {AuthServerOptions} options
@@ -382,9 +378,8 @@ export async function startAuthServer({
     await close();
     throw new Error('auth-server: unexpected listen address');
   }
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  const issuer = `http://${urlHost}:${address.port}`;
-  const allowedHosts = new Set([`${urlHost}:${address.port}`, `localhost:${address.port}`]);
+  const issuer = `http://${urlHost(host)}:${address.port}`;
+  const allowedHosts = ownHostValues(address);
 
   // The issuer names the port, so the provider is built once the server listens.
   let provider;
@@ -406,7 +401,7 @@ export async function startAuthServer({
 
   handle = (req, res) => {
     const hostHeader = String(req.headers.host ?? '').toLowerCase();
-    if (!allowedHosts.has(hostHeader)) {
+    if (!isAddressedTo(req, allowedHosts)) {
       sendText(res, 421, 'unexpected Host header\n');
       return;
     }

@@ -71,6 +71,7 @@ import type { Frontmatter, NoteOutline, SectionSource } from '../src/contracts/t
 type Analyzer = (body: string) => NoteStructure;
 import { pathologicalCases, pathologicalNote, SHAPES, type Position } from '../test/support/markdown/pathological';
 import { countOption, parseOptionsOrExit } from './cli-options.mjs';
+import { isEntryPoint } from './lib/cli.mjs';
 import { figure, median, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';
 import { FIXED_TARGET, fixedCostSection, type FixedCostResult } from './lib/bench-fixed';
 import { STARTUP_TARGET, startupSection, type StartupResult } from './lib/bench-startup';
@@ -904,4 +905,4 @@ async function main(): Promise<void> {
 }
 
 // Runs only as a script, so the synthetic-note generator and fittedGrowth can be imported.
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (isEntryPoint(import.meta.url)) await main();

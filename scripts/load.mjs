@@ -3,8 +3,8 @@
 /**
  * `npm run load`: a bounded load run against a local Knowtation Edge (`npm start`: the Worker
  * under wrangler dev on 127.0.0.1:8787 and the demo canister). For each concurrency level
- * (default 1, 16, 64) it runs closed-loop clients for a fixed duration (default 20 s), mixing the
- * four REST routes and MCP tools/call of the four tools over every note of demo/vault/, and prints
+ * (default 1, 16, 64) it runs closed-loop clients for a fixed duration (default 20 s), mixing each
+ * contract's REST route and MCP tools/call of its tool over every note of demo/vault/, and prints
  * requests/s, p50/p95/p99 latency, the error count and the peak resident memory of the workerd
  * processes (VmRSS from /proc, sampled every 250 ms). It stops by itself and exits 1 when any
  * request failed (a non-200 answer, an MCP tool error, a network error or a per-request timeout),
@@ -26,13 +26,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SignJWT } from 'jose';
 import { loadVault } from '../demo/canister.mjs';
 import { isLoopbackHost } from '../demo/lib/loopback.mjs';
-import { DEMO_USER, DEMO_VAULT, DEV_SESSION_SECRET, WORKER_PORT } from './dev-config.mjs';
+import { DEMO_USER, DEMO_VAULT, WORKER_PORT } from './dev-config.mjs';
+import { mintViewerToken } from './token.mjs';
 import { errorMessage, parseCommandLine } from './lib/cli.mjs';
 import { healthStatus, parseJson } from './lib/http.mjs';
-import { CONTRACTS, MCP_ACCEPT, jsonRpcBody } from './lib/mcp.mjs';
+import { CONTRACTS, MCP_ACCEPT, jsonRpcBody, restTarget, toolCallParams } from './lib/worker-api.ts';
 import { isWranglerDev, rssKiB, sleep, workerdPids } from './lib/process.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,15 +90,6 @@ function parseLoadArgs(argv) {
   };
 }
 
-/** A viewer session token for the demo user, signed with the published dev secret. */
-async function devToken() {
-  return new SignJWT({ sub: DEMO_USER, role: 'viewer', type: 'session' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(DEV_SESSION_SECRET));
-}
-
 // ---------------------------------------------------------------- memory sampling
 
 /** PIDs of the running workerd processes of `wrangler dev` (not those of a concurrent vitest run); empty without /proc. */
@@ -138,22 +129,20 @@ function startRssSampler() {
 /**
  * @typedef {{ label: string, send: (signal: AbortSignal) => Promise<string | null> }} Operation
  * `send` resolves to null on success or to a short error class (never response text).
+ * @typedef {import('../src/contracts/registry.ts').ContractSpec} ContractSpec
  */
-
-/** The operation-label key of a contract: `note_outline` for the route `note-outline`. */
-const contractKey = (/** @type {typeof CONTRACTS[number]} */ contract) => contract.route.replace(/-/g, '_');
 
 /**
  * GET of one REST route for one note: 200 with a payload.
  * @param {string} base
  * @param {Record<string, string>} headers
- * @param {typeof CONTRACTS[number]} contract
+ * @param {ContractSpec} contract
  * @param {string} notePath
  * @returns {Operation}
  */
 function restOperation(base, headers, contract, notePath) {
-  const label = `rest ${contractKey(contract)}`;
-  const url = `${base}/api/v1/${contract.route}?path=${encodeURIComponent(notePath)}`;
+  const label = `rest ${contract.name}`;
+  const url = `${base}${restTarget(contract, notePath)}`;
   return {
     label,
     async send(signal) {
@@ -184,14 +173,14 @@ function mcpFailure(label, status, text) {
  * MCP tools/call of one contract's tool for one note; ids count up across all MCP operations.
  * @param {string} base
  * @param {Record<string, string>} headers
- * @param {typeof CONTRACTS[number]} contract
+ * @param {ContractSpec} contract
  * @param {string} notePath
  * @param {() => number} nextId
  * @returns {Operation}
  */
 function mcpOperation(base, headers, contract, notePath, nextId) {
   const label = `mcp ${contract.tool}`;
-  const params = { name: contract.tool, arguments: { path: notePath } };
+  const params = toolCallParams(contract, notePath);
   return {
     label,
     async send(signal) {
@@ -442,11 +431,7 @@ const BUDGET_PROBES = { protocol: 330, reads: 80 };
  */
 async function budgetsRun(base) {
   const user = `load-budgets-${Date.now().toString(36)}`;
-  const token = await new SignJWT({ sub: user, role: 'viewer', type: 'session' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(DEV_SESSION_SECRET));
+  const token = await mintViewerToken(user, 10 * 60);
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: MCP_ACCEPT };
   /** @param {() => Promise<Response>} send */
   const tally = async (count, send) => {
@@ -466,8 +451,8 @@ async function budgetsRun(base) {
   );
   const reads = await tally(BUDGET_PROBES.reads, () =>
     id % 2
-      ? fetch(`${base}/api/v1/note-outline?path=a.md`, { headers })
-      : fetch(`${base}/mcp`, { method: 'POST', headers, body: jsonRpcBody(++id, 'tools/call', { name: 'get_note_outline', arguments: { path: 'a.md' } }) }),
+      ? fetch(`${base}${restTarget('note_outline', 'a.md')}`, { headers })
+      : fetch(`${base}/mcp`, { method: 'POST', headers, body: jsonRpcBody(++id, 'tools/call', toolCallParams('note_outline', 'a.md')) }),
   );
   /** @param {string} label @param {{ sent: number, served: number, refused: number }} row */
   const line = (label, row) => `${label.padEnd(42)}${String(row.sent).padStart(6)}${String(row.served).padStart(8)}${String(row.refused).padStart(15)}`;
@@ -489,14 +474,14 @@ async function main() {
   if (typeof options === 'number') return options;
   if (!(await workerIsUp(options.base))) return 1;
   if (options.budgets) return budgetsRun(options.base);
-  const token = options.token ?? (await devToken());
+  const token = options.token ?? (await mintViewerToken(DEMO_USER, 60 * 60));
   const notePaths = await notePathsOrExitCode(options.notesDir);
   if (typeof notePaths === 'number') return notePaths;
   const operations = buildOperations(options.base, token, options.vault, notePaths);
   const workerdCount = (await wranglerWorkerdPids()).length;
   const seconds = options.durationMs / 1000;
   process.stdout.write(
-    `Knowtation Edge load run against ${options.base}: ${notePaths.length} notes x 4 contracts x (REST + MCP) = ${operations.length} distinct requests\n` +
+    `Knowtation Edge load run against ${options.base}: ${notePaths.length} notes x ${CONTRACTS.length} contracts x (REST + MCP) = ${operations.length} distinct requests\n` +
       `levels ${options.levels.join(', ')} x ${seconds} s; workerd processes seen: ${workerdCount}; Node ${process.version}\n\n`,
   );
   const totalSeconds = (options.levels.length * options.durationMs) / 1000;

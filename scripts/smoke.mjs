@@ -2,22 +2,20 @@
 // @ts-check
 /**
  * `npm run smoke`: checks a running Knowtation Edge Worker end to end, as an operator would after a
- * deploy. Every public route is called once (health, protected-resource metadata, the four REST
- * routes, MCP initialize / tools/list / tools/call for the four tools) plus two refusals (no
- * token; a traversal path). Each check prints one `PASS <check>` or `FAIL <check>: <reason>` line
+ * deploy. Every public route is called once (health, protected-resource metadata, each contract's
+ * REST route, MCP initialize / tools/list / tools/call of each contract's tool) plus two refusals
+ * (no token; a traversal path). Each check prints one `PASS <check>` or `FAIL <check>: <reason>` line
  * on stdout, then one summary line; the exit code is 1 when any check failed, 2 on a usage error.
  * The token is never printed.
  *
  *   npm run smoke                                             # the local `npm start`
  *   npm run smoke -- --base https://edge.example.com --token "$TOKEN" --path notes/a.md --vault work
  */
-import { DEMO_USER, DEV_SESSION_SECRET, WORKER_PORT } from './dev-config.mjs';
-import { mintToken } from './token.mjs';
+import { DEMO_USER, WORKER_PORT } from './dev-config.mjs';
+import { mintViewerToken } from './token.mjs';
 import { isEntryPoint, parseCommandLine } from './lib/cli.mjs';
 import { fetchExchange, parseJson } from './lib/http.mjs';
-import { CONTRACTS, MCP_ACCEPT, jsonRpcBody } from './lib/mcp.mjs';
-
-export { CONTRACTS };
+import { CONTRACTS, MCP_ACCEPT, jsonRpcBody, restTarget, toolCallParams } from './lib/worker-api.ts';
 
 export const DEFAULT_BASE = `http://127.0.0.1:${WORKER_PORT}`;
 /** A demo-vault note with headings, a project and tags (demo/vault/projects/Aurora/roadmap.md). */
@@ -115,9 +113,7 @@ export async function parseSmokeArgs(argv) {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout '${values.timeout}' must be a positive integer`);
   if (values.token !== undefined && values.token.trim() === '') throw new UsageError('--token must not be empty');
 
-  const token =
-    values.token ??
-    (await mintToken({ sub: DEMO_USER, role: 'viewer', type: 'session', ttlSeconds: 600, secret: DEV_SESSION_SECRET }));
+  const token = values.token ?? (await mintViewerToken(DEMO_USER, 600));
   return {
     help: false,
     options: { base: baseUrl.href.replace(/\/+$/, ''), token, path, vault: values.vault, timeoutMs },
@@ -126,13 +122,14 @@ export async function parseSmokeArgs(argv) {
 
 /**
  * @typedef {import('./lib/http.mjs').Exchange} Exchange
+ * @typedef {import('../src/contracts/registry.ts').ContractSpec} ContractSpec
  *
  * @typedef {object} SmokeSession what the checks share
  * @property {SmokeOptions} options
  * @property {string} origin the base URL's origin
  * @property {Record<string, string>} auth the Authorization header
  * @property {Record<string, string>} vaultHeader X-Vault-Id, when one was given
- * @property {Map<string, unknown>} restPayloads REST payload per route, for the MCP parity checks
+ * @property {Map<string, unknown>} restPayloads REST payload per contract name, for the MCP parity checks
  * @property {Record<string, string>} mcpHeaders gains MCP-Protocol-Version after initialize
  * @property {number} rpcId the last JSON-RPC id sent
  *
@@ -242,26 +239,20 @@ const checkResourceMetadata = (suffix) => async (session) => {
   );
 };
 
-/** @param {string} notePath */
-function noteOutlineTarget(notePath) {
-  return `/api/v1/note-outline?path=${encodeURIComponent(notePath)}`;
-}
-
 /**
- * @param {typeof CONTRACTS[number]} contract
+ * @param {ContractSpec} contract
  * @returns {(session: SmokeSession) => Promise<void>}
  */
 const checkRestRoute = (contract) => async (session) => {
   const { auth, vaultHeader, options } = session;
-  const target = `/api/v1/${contract.route}?path=${encodeURIComponent(options.path)}`;
-  const payload = expectJson(await call(session, target, { headers: { ...auth, ...vaultHeader } }), 200);
+  const payload = expectJson(await call(session, restTarget(contract, options.path), { headers: { ...auth, ...vaultHeader } }), 200);
   expectPayload(payload, contract.schema, options.path);
-  session.restPayloads.set(contract.route, payload);
+  session.restPayloads.set(contract.name, payload);
 };
 
 /** @param {SmokeSession} session */
 async function checkNoToken(session) {
-  const exchange = await call(session, noteOutlineTarget(session.options.path), { headers: session.vaultHeader });
+  const exchange = await call(session, restTarget('note_outline', session.options.path), { headers: session.vaultHeader });
   const body = expectJson(exchange, 401);
   expect(body.code === 'UNAUTHORIZED', `expected code UNAUTHORIZED, got ${JSON.stringify(body.code)}`);
   const challenge = exchange.headers.get('www-authenticate') ?? '';
@@ -270,7 +261,7 @@ async function checkNoToken(session) {
 
 /** @param {SmokeSession} session */
 async function checkTraversal(session) {
-  const exchange = await call(session, noteOutlineTarget(TRAVERSAL_PATH), { headers: { ...session.auth, ...session.vaultHeader } });
+  const exchange = await call(session, restTarget('note_outline', TRAVERSAL_PATH), { headers: { ...session.auth, ...session.vaultHeader } });
   const body = expectJson(exchange, 400);
   expect(
     jsonEqual(body, { error: 'Invalid path', code: 'INVALID_PATH' }),
@@ -301,11 +292,11 @@ async function checkToolsList(session) {
 }
 
 /**
- * @param {typeof CONTRACTS[number]} contract
+ * @param {ContractSpec} contract
  * @returns {(session: SmokeSession) => Promise<void>}
  */
 const checkToolCall = (contract) => async (session) => {
-  const result = await rpc(session, 'tools/call', { name: contract.tool, arguments: { path: session.options.path } });
+  const result = await rpc(session, 'tools/call', toolCallParams(contract, session.options.path));
   const first = Array.isArray(result.content) ? result.content[0] : undefined;
   expect(!result.isError, `tool error ${first?.text ?? JSON.stringify(result)}`);
   expect(first?.type === 'text' && typeof first.text === 'string', 'no text content');
@@ -313,15 +304,15 @@ const checkToolCall = (contract) => async (session) => {
   expect(typeof payload === 'object' && payload !== null, 'no structuredContent');
   expectPayload(payload, contract.schema, session.options.path);
   expect(jsonEqual(parseJson(first.text), payload), 'text content differs from structuredContent');
-  const rest = session.restPayloads.get(contract.route);
-  if (rest !== undefined) expect(jsonEqual(rest, payload), `differs from GET /api/v1/${contract.route}`);
+  const rest = session.restPayloads.get(contract.name);
+  if (rest !== undefined) expect(jsonEqual(rest, payload), `differs from GET ${contract.route}`);
 };
 
 /** Every check, in the order they run (later ones use what earlier ones learn). @type {SmokeCheck[]} */
 const CHECKS = [
   ['GET /health', checkHealth],
   ...['', '/mcp'].map((suffix) => /** @type {SmokeCheck} */ ([`GET /.well-known/oauth-protected-resource${suffix}`, checkResourceMetadata(suffix)])),
-  ...CONTRACTS.map((contract) => /** @type {SmokeCheck} */ ([`GET /api/v1/${contract.route}`, checkRestRoute(contract)])),
+  ...CONTRACTS.map((contract) => /** @type {SmokeCheck} */ ([`GET ${contract.route}`, checkRestRoute(contract)])),
   ['REST without a token is refused (401 UNAUTHORIZED)', checkNoToken],
   ['REST traversal path is refused (400 INVALID_PATH, no echo)', checkTraversal],
   ['MCP initialize', checkInitialize],

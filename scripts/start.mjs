@@ -29,10 +29,10 @@ import {
   DEV_SESSION_SECRET,
   WORKER_PORT,
 } from './dev-config.mjs';
-import { mintToken } from './token.mjs';
+import { mintViewerToken } from './token.mjs';
 import { errorMessage, parseCommandLine } from './lib/cli.mjs';
 import { healthStatus } from './lib/http.mjs';
-import { CONTRACTS } from './lib/mcp.mjs';
+import { CONTRACTS, MCP_ACCEPT, jsonRpcBody, restTarget, toolCallParams } from './lib/worker-api.ts';
 import { signalGroup, sleep, spawnGroup, stopGroup } from './lib/process.mjs';
 
 const HOST = '127.0.0.1';
@@ -233,11 +233,10 @@ function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, auto
  * @param {string} auth the curl -H option with the token
  */
 function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
-  const encoded = encodeURIComponent(exampleNote);
   const sentinelCheck = [
     '',
     'Body never leaks (expect 0):',
-    `  curl -s ${auth} "${workerUrl}/api/v1/section-source?path=${encodeURIComponent(SENTINEL_NOTE)}" | grep -c DEMO-BODY-SENTINEL`,
+    `  curl -s ${auth} "${workerUrl}${restTarget('section_source', SENTINEL_NOTE)}" | grep -c DEMO-BODY-SENTINEL`,
   ];
   return [
     '',
@@ -248,7 +247,7 @@ function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
     `  curl -s ${workerUrl}/health`,
     '',
     'REST routes:',
-    ...CONTRACTS.map(({ route }) => `  curl -s ${auth} "${workerUrl}/api/v1/${route}?path=${encoded}"`),
+    ...CONTRACTS.map((contract) => `  curl -s ${auth} "${workerUrl}${restTarget(contract, exampleNote)}"`),
     ...(demoVault ? sentinelCheck : []),
   ];
 }
@@ -259,11 +258,11 @@ function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
  * @param {string} auth the curl -H option with the token
  */
 function mcpLines({ workerUrl, authServerUrl, exampleNote }, auth) {
-  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_note_outline', arguments: { path: exampleNote } } };
+  const call = jsonRpcBody(1, 'tools/call', toolCallParams('note_outline', exampleNote));
   return [
     '',
     'MCP tools/call:',
-    `  curl -s -X POST ${workerUrl}/mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' ${auth} -d ${shellQuote(JSON.stringify(call))}`,
+    `  curl -s -X POST ${workerUrl}/mcp -H 'Content-Type: application/json' -H 'Accept: ${MCP_ACCEPT}' ${auth} -d ${shellQuote(call)}`,
     '',
     'MCP Inspector CLI (0.16.8, the first with --header; the first run downloads it, about 40 s, and npm',
     'warns EBADENGINE because it declares Node 22: it runs on Node 20 all the same):',
@@ -383,11 +382,6 @@ async function startCanister({ vaultDir, vaultLabel, canisterPort }) {
   return canister;
 }
 
-/** A 12-hour viewer token for the demo user, signed with the published dev secret. */
-function devToken() {
-  return mintToken({ sub: DEMO_USER, role: 'viewer', type: 'session', ttlSeconds: 12 * 3600, secret: DEV_SESSION_SECRET });
-}
-
 /**
  * Starts the canister, the authorization server and the explorer page server in turn. When one
  * fails it says why, closes those already started and gives null.
@@ -406,7 +400,7 @@ async function startServices(options) {
     await canister.close();
     return null;
   }
-  const token = await devToken();
+  const token = await mintViewerToken(DEMO_USER, 12 * 3600);
   const vaultLabel = `${notePaths.length} notes from ${options.customVault ? path.basename(options.vaultDir) : 'demo/vault'}`;
   const explorer = await startService({ name: 'explorer page', what: 'explorer page server', flag: '--explorer-port', port: explorerPort }, () =>
     startExplorer({ host: HOST, port: explorerPort, workerUrl, token, listNotes: () => canister.listNotes(), vaultLabel }),

@@ -12,11 +12,10 @@
  * itself would refuse (shorter than MIN_HMAC_SECRET_CHARS) is refused too unless
  * --allow-weak-secret is given, so a minted token is one the Worker can verify.
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { DEMO_USER, DEV_SESSION_SECRET, isDevSecret } from './dev-config.mjs';
 import { parseOptions } from './cli-options.mjs';
+import { isEntryPoint } from './lib/cli.mjs';
 
 export const TOKEN_TYPES = /** @type {const} */ (['session', 'mcp_access', 'agent_access']);
 export const KNOWN_ROLES = /** @type {const} */ (['viewer', 'editor', 'evaluator', 'admin']);
@@ -117,6 +116,18 @@ export async function mintToken(options) {
   return new SignJWT(buildClaims(options))
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(new TextEncoder().encode(options.secret));
+}
+
+/**
+ * A viewer session token, the one the local tools (npm start, smoke, load) and the tests send:
+ * signed with the published dev secret unless another key is given.
+ * @param {string} sub
+ * @param {number} ttlSeconds
+ * @param {string} [secret]
+ * @returns {Promise<string>}
+ */
+export function mintViewerToken(sub, ttlSeconds, secret = DEV_SESSION_SECRET) {
+  return mintToken({ sub, role: 'viewer', type: 'session', ttlSeconds, secret });
 }
 
 /**
@@ -229,13 +240,4 @@ async function main(argv) {
   }
 }
 
-function isEntryPoint() {
-  if (!process.argv[1]) return false;
-  try {
-    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) await main(process.argv.slice(2));
+if (isEntryPoint(import.meta.url)) await main(process.argv.slice(2));

@@ -1,7 +1,7 @@
 // Types for demo/explorer/server.mjs (kept in step with its JSDoc).
 
 export interface ExplorerOptions {
-  /** Loopback address to listen on (default 127.0.0.1). */
+  /** Loopback address to listen on (default 127.0.0.1): 127.0.0.0/8, ::1 or localhost; anything else is refused. */
   host?: string;
   /** 0 picks a free port. */
   port?: number;

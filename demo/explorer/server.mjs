@@ -12,15 +12,16 @@
  * frontend does. The note list comes from the demo canister in-process (listNotes); the Worker
  * still reads one note per request and has no listing route.
  *
- * Guards: only GET/HEAD; a Host header other than this server's loopback name:port is refused
- * (DNS rebinding must not hand the token to another site); no CORS headers, so other origins
- * cannot read /session.json; a strict CSP allows scripts and styles from this origin only and
- * network calls only to the Worker.
+ * Guards: a loopback address only; only GET/HEAD; a request not addressed to this server's own
+ * name and port is refused with 421 (demo/lib/loopback.mjs: DNS rebinding must not hand the token
+ * to another site); no CORS headers, so other origins cannot read /session.json; a strict CSP
+ * allows scripts and styles from this origin only and network calls only to the Worker.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isAddressedTo, isLoopbackHost, listen, ownHostValues, urlHost } from '../lib/loopback.mjs';
 
 const PAGE_DIR = path.dirname(fileURLToPath(import.meta.url));
 const STATIC_FILES = /** @type {const} */ ({
@@ -60,13 +61,15 @@ export function explorerCsp(workerOrigin) {
  */
 
 /**
- * Starts the explorer server.
+ * Starts the explorer server. A `host` that is not a loopback address is refused (TypeError)
+ * before anything listens: the page hands out a bearer token.
  * @param {ExplorerOptions} options
  * @returns {Promise<{ url: string, port: number, close(): Promise<void> }>}
  */
 export async function startExplorer({ host = '127.0.0.1', port = 0, workerUrl, token, listNotes, vaultLabel = '' }) {
+  if (!isLoopbackHost(host)) throw new TypeError('explorer: host must be a loopback address (127.0.0.1, ::1 or localhost)');
   const workerOrigin = () => new URL(typeof workerUrl === 'function' ? workerUrl() : workerUrl).origin;
-  /** @type {Set<string>} */
+  /** @type {ReadonlySet<string>} */
   let allowedHosts = new Set();
 
   const baseHeaders = {
@@ -101,7 +104,7 @@ export async function startExplorer({ host = '127.0.0.1', port = 0, workerUrl, t
       send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n', false);
       return;
     }
-    if (!allowedHosts.has(String(req.headers.host ?? '').toLowerCase())) {
+    if (!isAddressedTo(req, allowedHosts)) {
       send(res, 421, 'text/plain; charset=utf-8', 'unexpected Host header\n', head);
       return;
     }
@@ -124,20 +127,11 @@ export async function startExplorer({ host = '127.0.0.1', port = 0, workerUrl, t
     );
   });
 
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(undefined);
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('explorer: unexpected listen address');
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  allowedHosts = new Set([`${urlHost}:${address.port}`, `localhost:${address.port}`]);
+  const bound = await listen(server, port, host);
+  allowedHosts = ownHostValues(bound);
   return {
-    url: `http://${urlHost}:${address.port}`,
-    port: address.port,
+    url: `http://${urlHost(host)}:${bound.port}`,
+    port: bound.port,
     close() {
       return new Promise((resolve) => {
         server.close(() => resolve(undefined));

@@ -35,6 +35,7 @@ import {
 } from './bench-worker';
 import { schedTime } from './bench-proc';
 import { cpuMs, workerdPids } from './process.mjs';
+import { restTarget } from './worker-api';
 
 export const FIXED_TARGET = {
   /** 404 minus /health, workerd CPU ms: at most. */
@@ -85,7 +86,7 @@ const MEDIUM_PATH = 'bench/fixed-medium.md';
 
 function kinds(token: string, smallChars: number, mediumChars: number): Kind[] {
   const outline = (base: URL, notePath: string, authorization: string | null): Promise<Response> =>
-    fetch(new URL(`/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, base), authorization ? { headers: { authorization } } : {});
+    fetch(new URL(restTarget('note_outline', notePath), base), authorization ? { headers: { authorization } } : {});
   const bearer = `Bearer ${token}`;
   return [
     { key: 'health', label: 'GET /health', status: 200, send: (base) => fetch(new URL('/health', base)) },

@@ -35,6 +35,7 @@ import {
 } from './bench-worker';
 import { schedTime } from './bench-proc';
 import { sleep, workerdPids } from './process.mjs';
+import { restTarget } from './worker-api';
 
 /** The targets of this section. */
 export const STARTUP_TARGET = {
@@ -342,7 +343,7 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
   const canister = await startBenchCanister([{ name: 'demo', notes: [{ path: DEMO_NOTE, body }], chars: body.length }]);
   const output: WorkerOutput = { logLines: 0, errorText: '' };
   const token = await benchToken();
-  const outline = new URL(`/api/v1/note-outline?path=${encodeURIComponent(DEMO_NOTE)}`, 'http://x');
+  const outline = new URL(restTarget('note_outline', DEMO_NOTE), 'http://x');
   // The floor: a Worker that only writes one log line, as ours does, and answers; in its own bundle directory.
   const floorDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-floor-'));
   writeFileSync(path.join(floorDir, 'index.js'), 'export default { async fetch() { console.log(\'{"rid":"floor"}\'); return new Response("ok"); } };\n');

@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { figure, type Report } from './bench-report';
 import { cpuMs, workerdPids } from './process.mjs';
+import { restTarget, toolCallParams } from './worker-api';
 
 /** The notes the canister serves: one input = one or more notes requested in turn. */
 export interface WorkerInput {
@@ -219,20 +220,16 @@ export async function startWorker(outDir: string, canisterUrl: string, output: W
   } as ConstructorParameters<typeof Miniflare>[0]) as unknown as MiniflareWorker;
 }
 
-/** A one-hour viewer session token (HS256) for the bench user, with extra claims (a hosted scope). */
-export async function benchToken(claims: Record<string, unknown> = {}): Promise<string> {
-  const { SignJWT } = await import('jose');
-  return new SignJWT({ type: 'session', role: 'viewer', ...claims })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('bench-user')
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(BENCH_SESSION_SECRET));
+/** A one-hour viewer session token (HS256) for the bench user, optionally scoped to folders. */
+export async function benchToken(scopeFolders?: string[]): Promise<string> {
+  const { mintToken } = await import('../token.mjs');
+  return mintToken({ sub: 'bench-user', role: 'viewer', type: 'session', ttlSeconds: 3600, scopeFolders, secret: BENCH_SESSION_SECRET });
 }
 
 /** The same tool call on each MCP era: 2025-11-25 (stateless after initialize) and 2026-07-28 (sessionless, _meta and headers). */
 export function mcpToolCall(base: URL, token: string, era: McpEra, notePath: string): Promise<Response> {
-  const params: Record<string, unknown> = { name: 'get_note_outline', arguments: { path: notePath } };
+  const call = toolCallParams('note_outline', notePath);
+  const params: Record<string, unknown> = { ...call };
   const headers: Record<string, string> = {
     authorization: `Bearer ${token}`,
     'content-type': 'application/json',
@@ -245,14 +242,14 @@ export function mcpToolCall(base: URL, token: string, era: McpEra, notePath: str
       'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
       'io.modelcontextprotocol/clientCapabilities': {},
     };
-    Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': 'get_note_outline' });
+    Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': call.name });
   }
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
   return fetch(new URL('/mcp', base), { method: 'POST', headers, body });
 }
 
 function benchClient(base: URL, token: string): BenchClient {
-  const outline = (notePath: string): URL => new URL(`/api/v1/note-outline?path=${encodeURIComponent(notePath)}`, base);
+  const outline = (notePath: string): URL => new URL(restTarget('note_outline', notePath), base);
   return {
     health: () => fetch(new URL('/health', base)),
     noteOutline: (notePath) => fetch(outline(notePath), { headers: { authorization: `Bearer ${token}` } }),
@@ -497,7 +494,7 @@ async function measureThroughWorker(options: EndToEndOptions, inputs: WorkerInpu
   for (const input of inputs) await measured.measureInput(input);
   const largest = inputs.filter((input) => input.notes.length === 1 && !input.heavy).sort((a, b) => b.chars - a.chars)[0] as WorkerInput;
   const largeNote = largest.notes[0]?.path as string;
-  const scoped = benchClient(base, await benchToken({ scope: { folders: [SCOPE_FOLDER] } }));
+  const scoped = benchClient(base, await benchToken([SCOPE_FOLDER]));
   const same = await sameAnswer(scoped.noteOutline, largeNote, 'bench/missing-note.md');
   const scopeRows = await measured.measureScope(canister, scoped, largeNote);
   const cpuMeasured = workerd.length > 0;

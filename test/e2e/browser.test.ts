@@ -16,11 +16,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { freePort, startLocalWorker, type WranglerWorker } from '../support/node/local-worker';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SignJWT } from 'jose';
 import { request as httpRequest } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startExplorer, type Explorer } from '../../demo/explorer/server.mjs';
+import { mintViewerToken } from '../../scripts/token.mjs';
 
 const CHROMIUM_PATH = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -58,13 +58,7 @@ if (!chromiumPresent && !inCi) {
 const workerUrl = inject('workerUrl');
 const allowedOrigin = inject('allowedPageOrigin');
 const refusedOrigin = inject('refusedPageOrigin');
-
-async function mintViewerToken(): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub: 'demo', role: 'viewer', iat: now, exp: now + 600 })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode(inject('sessionSecret')));
-}
+const viewerToken = () => mintViewerToken('demo', 600, inject('sessionSecret'));
 
 function pageUrl(origin: string, params: Record<string, string>): string {
   return `${origin}/section-source.html#${new URLSearchParams(params).toString()}`;
@@ -95,7 +89,7 @@ describe.skipIf(!chromiumPresent)('headless Chromium against the Worker', () => 
 
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    token = await mintViewerToken();
+    token = await viewerToken();
   });
 
   afterAll(async () => {
@@ -248,7 +242,7 @@ describe.skipIf(!chromiumPresent)('the explorer page of npm start, in headless C
       }),
     });
     expect(seeded.status).toBe(200);
-    const token = await mintViewerToken();
+    const token = await viewerToken();
     const read = async (route: string) => {
       const response = await fetch(`${workerUrl}/api/v1/${route}?path=${encodeURIComponent(EXPLORER_NOTE)}`, {
         headers: { Authorization: `Bearer ${token}` },
@@ -520,7 +514,7 @@ describe.skipIf(!chromiumPresent)('the explorer on notes in right-to-left and CJ
       { path: RTL_NOTE, frontmatter: { title: 'خطة المشروع 2026', tags: ['تخطيط', 'q3', 'planning', 'planning'], project: 'مشروع' }, body: RTL_BODY },
       { path: CJK_NOTE, frontmatter: { title: '会議メモ：第3四半期', tags: ['会議', 'q3', '东京'] }, body: CJK_BODY },
     ]);
-    token = await mintViewerToken();
+    token = await viewerToken();
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   });
@@ -689,7 +683,7 @@ describe.skipIf(!chromiumPresent)('the explorer under the production rate limit,
       secrets: { SESSION_SECRET: inject('sessionSecret'), CANISTER_AUTH_SECRET: inject('canisterSecret') },
     });
     limitedUrl = (await worker.url).origin;
-    token = await mintViewerToken();
+    token = await viewerToken();
     explorer = await startExplorer({ workerUrl: limitedUrl, token, listNotes: () => CLICK_PATHS, vaultLabel: 'production limit' });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });

@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadVault } from '../../demo/canister.mjs';
+import { mintViewerToken } from '../../scripts/token.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const workerUrl = inject('workerUrl');
@@ -33,13 +33,6 @@ const REST_ROUTE_BY_TOOL: Record<ToolName, string> = {
   get_section_source: 'section-source',
 };
 
-async function mintToken(secret: string, claims: Record<string, unknown> = {}): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub: 'demo', role: 'viewer', iat: now, exp: now + 600, ...claims })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode(secret));
-}
-
 function newClient(): Client {
   return new Client({ name: 'knowtation-edge-e2e', version: '0.0.0' });
 }
@@ -61,7 +54,7 @@ describe('MCP SDK client over Streamable HTTP', () => {
   let token: string;
 
   beforeAll(async () => {
-    token = await mintToken(inject('sessionSecret'));
+    token = await mintViewerToken('demo', 600, inject('sessionSecret'));
     client = newClient();
     transport = transportWith({ Authorization: `Bearer ${token}` });
     await client.connect(transport);
@@ -163,7 +156,7 @@ describe('MCP SDK client without valid credentials', () => {
   });
 
   it('cannot connect with a token signed by another key', async () => {
-    const forged = await mintToken(`not-the-worker-secret-${'x'.repeat(32)}`);
+    const forged = await mintViewerToken('demo', 600, `not-the-worker-secret-${'x'.repeat(32)}`);
     const client = newClient();
     const error = await client.connect(transportWith({ Authorization: `Bearer ${forged}` })).then(
       () => null,

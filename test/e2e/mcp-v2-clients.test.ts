@@ -4,8 +4,8 @@
 // served sessionlessly, and `legacy` must go through initialize. Each calls all four tools;
 // the client validates structuredContent against the outputSchema it listed.
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { mintViewerToken } from '../../scripts/token.mjs';
 
 const workerUrl = inject('workerUrl');
 const NOTE_PATH = 'projects/Aurora/roadmap.md';
@@ -16,13 +16,6 @@ const TOOLS = {
   get_section_source: 'section-source',
 } as const;
 type ToolName = keyof typeof TOOLS;
-
-async function mintToken(): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub: 'demo', role: 'viewer', iat: now, exp: now + 600 })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode(inject('sessionSecret')));
-}
 
 type Mode = 'auto' | 'legacy' | { pin: '2026-07-28' };
 const MODES: Array<[string, Mode, string]> = [
@@ -36,7 +29,7 @@ describe.each(MODES)('MCP SDK v2 Client, %s', (_label, mode, expectedVersion) =>
   let token: string;
 
   beforeAll(async () => {
-    token = await mintToken();
+    token = await mintViewerToken('demo', 600, inject('sessionSecret'));
     client = new Client({ name: 'knowtation-edge-e2e-v2', version: '0.0.0' }, { versionNegotiation: { mode } });
     const transport = new StreamableHTTPClientTransport(new URL(`${workerUrl}/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },

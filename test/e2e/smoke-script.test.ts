@@ -3,8 +3,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SignJWT } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
+import { mintViewerToken } from '../../scripts/token.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const script = path.join(repoRoot, 'scripts', 'smoke.mjs');
@@ -47,20 +47,13 @@ function runSmoke(args: string[]): Promise<RunResult> {
   });
 }
 
-async function mintToken(secret: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub: 'demo', role: 'viewer', iat: now, exp: now + 600 })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(new TextEncoder().encode(secret));
-}
-
 function lines(text: string): string[] {
   return text.split('\n').filter((line) => line !== '');
 }
 
 describe('npm run smoke against the e2e Worker', () => {
   it('passes every check with a valid token and exits 0', async () => {
-    const token = await mintToken(inject('sessionSecret'));
+    const token = await mintViewerToken('demo', 600, inject('sessionSecret'));
     const run = await runSmoke(['--base', workerUrl, '--token', token]);
     const output = lines(run.stdout);
     const summary = output.pop();
@@ -71,7 +64,7 @@ describe('npm run smoke against the e2e Worker', () => {
   });
 
   it('passes for a note whose path needs percent-encoding, in an explicit vault', async () => {
-    const token = await mintToken(inject('sessionSecret'));
+    const token = await mintViewerToken('demo', 600, inject('sessionSecret'));
     const run = await runSmoke(['--base', `${workerUrl}/`, '--token', token, '--path', 'projects/Tidal Garden/planting plan.md', '--vault', 'default']);
     expect(lines(run.stdout).filter((line) => !line.startsWith('PASS '))).toEqual([
       `OK: ${EXPECTED_CHECKS.length} passed, 0 failed against ${workerUrl}`,
@@ -80,7 +73,7 @@ describe('npm run smoke against the e2e Worker', () => {
   });
 
   it('fails with exit 1 and a FAIL line per authenticated check when the token is not accepted', async () => {
-    const forged = await mintToken(`some-other-signing-key-${'y'.repeat(32)}`);
+    const forged = await mintViewerToken('demo', 600, `some-other-signing-key-${'y'.repeat(32)}`);
     const run = await runSmoke(['--base', workerUrl, '--token', forged]);
     expect(run.code).toBe(1);
     const output = lines(run.stdout);

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_VAULT_FILE_BYTES,
@@ -21,6 +20,7 @@ import {
   type RecordedRequest,
   type SeedNote,
 } from '../../demo/canister.mjs';
+import { rawExchange } from '../support/node/raw-http';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const demoVault = path.join(repoRoot, 'demo', 'vault');
@@ -151,25 +151,6 @@ async function untilLogged(canister: DemoCanister, user: string, count: number):
     if ((await requestLog(canister, user)).length >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-/**
- * One request written byte for byte on a fresh connection, so that no client fills in or checks the
- * Host header or the request target; the status and body of the answer, read until the server closes.
- */
-function rawExchange(port: number, head: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(head));
-    const chunks: Buffer[] = [];
-    socket.setTimeout(5000, () => socket.destroy(new Error('no answer within 5 s')));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1] ?? 0);
-      resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4) });
-    });
-  });
 }
 
 describe('demo canister', () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mintViewerToken } from '../../scripts/token.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const script = path.join(repoRoot, 'scripts', 'token.mjs');
@@ -212,5 +213,27 @@ describe('scripts/token.mjs', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage:');
     expect(result.stdout).toContain('--allow-production-secret');
+  });
+});
+
+describe('mintViewerToken (the token npm start, smoke, load and the tests send)', () => {
+  it('signs the CLI default claim set with the dev secret, for the subject and lifetime asked', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const token = await mintViewerToken('load-user', 600);
+    const after = Math.floor(Date.now() / 1000);
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'JWT' });
+    const payload = await verifyWith(devSecret, token);
+    expect(Object.keys(payload).sort()).toEqual(['exp', 'iat', 'role', 'sub', 'type']);
+    expect(payload).toMatchObject({ sub: 'load-user', role: 'viewer', type: 'session' });
+    expect(payload.iat).toBeGreaterThanOrEqual(before);
+    expect(payload.iat).toBeLessThanOrEqual(after);
+    expect(payload.exp! - payload.iat!).toBe(600);
+    await expect(verifyWith(PRODUCTION_SECRET, token)).rejects.toThrow();
+  });
+
+  it('signs with the key it is given, and then not with the dev secret', async () => {
+    const token = await mintViewerToken('demo', 60, PRODUCTION_SECRET);
+    await expect(verifyWith(PRODUCTION_SECRET, token)).resolves.toMatchObject({ sub: 'demo', role: 'viewer', type: 'session' });
+    await expect(verifyWith(devSecret, token)).rejects.toThrow();
   });
 });

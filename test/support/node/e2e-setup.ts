@@ -13,10 +13,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { SignJWT } from 'jose';
 import { startDemoCanister, type DemoCanister } from '../../../demo/canister.mjs';
 import { startExplorer } from '../../../demo/explorer/server.mjs';
 import { startAuthServer } from '../../../demo/auth-server.mjs';
+import { mintViewerToken } from '../../../scripts/token.mjs';
 import { freePort, startLocalWorker } from './local-worker';
 
 declare module 'vitest' {
@@ -110,10 +110,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // only once the Worker runs, and the Worker's CORS_ORIGINS needs the explorer origin first, so
     // the explorer reads the URL lazily through this holder.
     const workerUrlHolder = { url: '' };
-    const now = Math.floor(Date.now() / 1000);
-    const explorerToken = await new SignJWT({ sub: 'demo', role: 'viewer', type: 'session', iat: now, exp: now + 3600 })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .sign(new TextEncoder().encode(sessionSecret));
+    const explorerToken = await mintViewerToken('demo', 3600, sessionSecret);
     const explorer = await startExplorer({
       workerUrl: () => workerUrlHolder.url,
       token: explorerToken,
