@@ -233,6 +233,11 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
       [{ LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: 'yes' }, 'LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE not_allowed', 'must be one of: true, false'],
       [{ SCOOLING_SMOKE_ENABLED: '1' }, 'SCOOLING_SMOKE_ENABLED not_allowed', 'must be one of: true, false'],
       [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET too_short', 'must be at least 32 characters'],
+      [
+        { JWT_JWKS_URL: 'http://jwks.example/keys' },
+        'JWT_JWKS_URL not_https',
+        'must be an https URL outside ENVIRONMENT=local (http only on a loopback host): the keys that verify tokens must not travel in the clear',
+      ],
     ];
     for (const [vars, prefix, bound] of cases) {
       const config = wranglerToml({ ENVIRONMENT: 'production', CANISTER_URL: 'https://canister.example', ...vars });
@@ -249,7 +254,8 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
     const limiter = checkConfig('--config', badLimiter, '--env-file', envFile);
     expect(problemLine(limiter.output, 'RATE_LIMITER')).toMatch(/^RATE_LIMITER invalid: .*limit = <an integer from 1>, period = 10 or 60/);
     expect(limiter.status).toBe(1);
-  });
+    // Nine runs of the command, each a fresh Node process: more than the default timeout on a busy 2-core machine.
+  }, 180_000);
 
   it('a usage error exits 2', () => {
     expect(checkConfig('--no-such-option').status).toBe(2);
