@@ -13,7 +13,7 @@
  * the Worker carries a fixed text (mcp-messages.ts).
  */
 import { restError, type ReadError } from '../errors';
-import { gate, gateRefusalFacts } from '../gate';
+import { gate, gateRefusalFacts, type Asking } from '../gate';
 import type { ProtectedResource } from '../auth/resource';
 import { clientToken, type Handled, type LogFacts } from '../log';
 import type { RouteContext } from './context';
@@ -88,21 +88,21 @@ interface McpMessage {
 }
 
 /** The gate's `ask` step for MCP: one bounded JSON-RPC message (never a batch), and the budget it spends. */
-async function readMessage(request: Request) {
+async function readMessage(request: Request): Promise<Asking<McpMessage, Handled>> {
   const body = await readBoundedBody(request);
   if (!body.ok && body.reason === 'aborted') {
-    return { ok: false as const, refusal: refusal(rpcError(400, -32600, 'Request body could not be read'), 'CLIENT_ABORTED') };
+    return { ok: false, refusal: refusal(rpcError(400, -32600, 'Request body could not be read'), 'CLIENT_ABORTED') };
   }
-  if (!body.ok) return { ok: false as const, refusal: refusal(rpcError(413, -32600, 'Request body too large'), 'PAYLOAD_TOO_LARGE') };
+  if (!body.ok) return { ok: false, refusal: refusal(rpcError(413, -32600, 'Request body too large'), 'PAYLOAD_TOO_LARGE') };
   let message: unknown;
   try {
     message = JSON.parse(body.text);
   } catch {
-    return { ok: false as const, refusal: refusal(rpcError(400, -32700, 'Parse error'), 'PARSE_ERROR') };
+    return { ok: false, refusal: refusal(rpcError(400, -32700, 'Parse error'), 'PARSE_ERROR') };
   }
   // One POST is one JSON-RPC message, so one request can never mean more than one canister read.
   if (Array.isArray(message)) {
-    return { ok: false as const, refusal: refusal(rpcError(400, -32600, 'Batch requests are not supported'), 'BATCH_REFUSED', { op: 'batch' }) };
+    return { ok: false, refusal: refusal(rpcError(400, -32600, 'Batch requests are not supported'), 'BATCH_REFUSED', { op: 'batch' }) };
   }
   // Which client broke, for operators: the revision and the client's name and version, as short safe tokens.
   const client = describeClient(request.headers, message);
@@ -112,8 +112,8 @@ async function readMessage(request: Request) {
     facts: { op: methodForLog(message), mcp: client.revision, client: clientToken(client.name), client_version: clientToken(client.version) },
   };
   // A tools/call can read a note and spends the read budget; anything else the protocol budget.
-  const budget = isPlainObject(message) && message.method === 'tools/call' ? ('read' as const) : ('protocol' as const);
-  return { ok: true as const, asked, budget };
+  const budget = isPlainObject(message) && message.method === 'tools/call' ? 'read' : 'protocol';
+  return { ok: true, asked, budget };
 }
 
 /**
