@@ -356,17 +356,6 @@ describe('local authorization server and the connectors (autoApprove)', () => {
     expect(callback.searchParams.get('code')).toBeTruthy();
     expect(callback.searchParams.get('iss')).toBe(as.issuer);
   });
-
-  it('refuses at the token endpoint a vault the user may not read, after a grant for /mcp', async () => {
-    const clientId = await registeredClientId(`${as.issuer}/reg`, publicClient([LOOPBACK_REDIRECT]));
-    const challenge = pkce();
-    const callback = await authorizeToCallback(codeRequest(as, clientId, LOOPBACK_REDIRECT, challenge), LOOPBACK_REDIRECT);
-    const { status, body } = await exchange(as, clientId, LOOPBACK_REDIRECT, callback.searchParams.get('code')!, challenge.verifier, {
-      resource: `${WORKER}/mcp/vaults/secret`,
-    });
-    expect(status).toBe(400);
-    expect(body.error).toBe('invalid_target');
-  });
 });
 
 describe('local authorization server: a vault the user may not read is refused before any page (consent page on)', () => {
