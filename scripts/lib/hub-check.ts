@@ -45,8 +45,10 @@ export const READ_SCOPE = 'vault:read';
 export const MAX_ACCESS_TOKEN_SECONDS = 3600;
 /** The name registered clients carry, so an operator can find and delete them. */
 export const CLIENT_NAME_PREFIX = 'check-hub';
-/** RFC 7518 / RFC 8037 asymmetric JWS algorithms: a key set can verify only these. */
-const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+/** The asymmetric algorithms the Worker verifies key-set tokens with (docs/AUTH.md, Verification). */
+export const WORKER_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
+/** The Worker refuses a larger JWK set unread (src/auth/jwks.ts). */
+export const MAX_JWKS_BYTES = 64 * 1024;
 /** RFC 9068 section 2.2: claims every JWT access token carries. */
 const REQUIRED_CLAIMS: Array<[string, 'string' | 'number' | 'audience']> = [
   ['iss', 'string'],
@@ -81,14 +83,14 @@ const R = {
   flow: 'authorization code flow with PKCE, without a person for a loopback client',
   iss: 'iss on the authorization response (RFC 9207)',
   resourceIndicators: 'refuses a foreign resource with invalid_target (RFC 8707 section 2)',
-  tokenFormat: 'JWT access token, typ at+jwt, asymmetric alg, kid in the JWK set (RFC 9068 section 2.1)',
+  tokenFormat: `JWT access token, typ at+jwt, signed ${WORKER_ALGORITHMS.join(' or ')} with a kid in the JWK set (RFC 9068 section 2.1)`,
   tokenClaims: 'access token claims iss, exp, aud, sub, client_id, iat, jti (RFC 9068 section 2.2)',
   audience: 'access token aud is the requested resource (RFC 8707 section 2, RFC 9068 section 3)',
   scope: `access token scope contains ${READ_SCOPE} (RFC 9068 section 2.2.3)`,
   lifetime: `access token lifetime at most ${MAX_ACCESS_TOKEN_SECONDS} s`,
   refresh: 'refresh tokens with offline_access, still bound to the resource (OAuth 2.1 section 4.3)',
   rotation: 'refresh token rotation (OAuth 2.1 section 4.3.1)',
-  jwks: 'JWK set over https, every key with a kid, no private keys (RFC 8414 section 2, RFC 7517)',
+  jwks: `JWK set over https, at most ${MAX_JWKS_BYTES / 1024} KiB, every key with a kid, no private keys (RFC 8414 section 2, RFC 7517)`,
 } as const;
 
 /** Every requirement, in the order the report lists them. */
@@ -325,6 +327,11 @@ class HubCheck {
     const answer = await this.tryRequest(uri, { headers: { accept: 'application/json' } });
     if ('failure' in answer || answer.status !== 200) {
       this.record(R.jwks, 'fail', `${pathOf(uri)}: ${'failure' in answer ? answer.failure : `HTTP ${answer.status}`}`);
+      return undefined;
+    }
+    const size = Buffer.byteLength(answer.text);
+    if (size > MAX_JWKS_BYTES) {
+      this.record(R.jwks, 'fail', `${pathOf(uri)} is ${size} bytes: the Worker refuses a set over ${MAX_JWKS_BYTES} bytes unread`);
       return undefined;
     }
     const keys = (answer.json as { keys?: unknown })?.keys;
@@ -663,14 +670,14 @@ class HubCheck {
     const formatProblems: string[] = [];
     const typ = typeof header.typ === 'string' ? header.typ.toLowerCase() : undefined;
     if (typ !== 'at+jwt' && typ !== 'application/at+jwt') formatProblems.push(`typ is ${header.typ === undefined ? 'absent' : shown(header.typ, 20)}, not at+jwt`);
-    const asymmetric = typeof header.alg === 'string' && ASYMMETRIC_ALGORITHMS.includes(header.alg);
-    if (!asymmetric) formatProblems.push(`signed ${shown(header.alg, 20)}, not with an asymmetric algorithm a key set can verify`);
+    const verifiable = typeof header.alg === 'string' && WORKER_ALGORITHMS.includes(header.alg);
+    if (!verifiable) formatProblems.push(`signed ${shown(header.alg, 20)} (the Worker takes ${listed(WORKER_ALGORITHMS).replace(' and ', ' or ')})`);
     if (typeof header.kid !== 'string') formatProblems.push('no kid');
     else if (jwks && !jwks.keys.some((key) => key.kid === header.kid)) formatProblems.push('its kid is not in the JWK set');
     if (!jwks) formatProblems.push('no usable JWK set to verify it with');
     if (formatProblems.length === 0) {
       try {
-        await jwtVerify(token, createLocalJWKSet(jwks!), { algorithms: ASYMMETRIC_ALGORITHMS, clockTolerance: 30 });
+        await jwtVerify(token, createLocalJWKSet(jwks!), { algorithms: WORKER_ALGORITHMS, clockTolerance: 30 });
       } catch {
         formatProblems.push('its signature does not verify with the JWK set');
       }
@@ -752,7 +759,7 @@ class HubCheck {
     let verified = false;
     try {
       if (jwks) {
-        aud = (await jwtVerify(refreshed.body.access_token, createLocalJWKSet(jwks), { algorithms: ASYMMETRIC_ALGORITHMS, clockTolerance: 30 })).payload.aud;
+        aud = (await jwtVerify(refreshed.body.access_token, createLocalJWKSet(jwks), { algorithms: WORKER_ALGORITHMS, clockTolerance: 30 })).payload.aud;
         verified = true;
       } else {
         aud = decodeJwt(refreshed.body.access_token).aud;

@@ -159,7 +159,7 @@ describe('check-hub against a non-conformant authorization server', () => {
       ['authorization code flow', 'pass', /pre-registered public client/],
       ['iss on the authorization response', 'fail', /authorization_response_iss_parameter_supported is not true and 2 of 2 redirects/],
       ['refuses a foreign resource', 'fail', /a token was issued for https:\/\/check-hub\.invalid\/mcp/],
-      ['JWT access token', 'fail', /typ is JWT, not at\+jwt, signed HS256, not with an asymmetric algorithm.*, no kid and no usable JWK set/],
+      ['JWT access token', 'fail', /^typ is JWT, not at\+jwt, signed HS256 \(the Worker takes RS256, ES256 or EdDSA\), no kid and no usable JWK set to verify it with$/],
       ['access token claims', 'fail', /missing or mistyped: iss, aud, client_id, jti$/],
       ['access token aud', 'fail', /^no aud: the token is not bound to http:\/\/127\.0\.0\.1:8787\/mcp$/],
       ['access token scope', 'pass', /^scope vault:read$/],
@@ -188,6 +188,80 @@ describe('check-hub against a non-conformant authorization server', () => {
       expect(byRequirement(results, prefix).status, prefix).toBe('not checkable');
     }
     expect(byRequirement(results, 'refresh tokens')).toMatchObject({ status: 'fail', why: 'grant_types_supported lacks refresh_token' });
+  });
+});
+
+describe('check-hub on the audience of the issued token (RFC 9068 section 3)', () => {
+  it.each([
+    ['the resource itself', RESOURCE, 'pass', `aud is ${RESOURCE}`],
+    ['a list holding only the resource', [RESOURCE], 'pass', `aud is ${RESOURCE}`],
+    ['another resource', `${WORKER}/other`, 'fail', `aud is "${WORKER}/other", not ${RESOURCE}`],
+    ['the resource and another audience', [RESOURCE, 'knowtation-hub-rest'], 'fail', 'aud also names 1 other audience(s)'],
+    ['a parent of the resource', WORKER, 'fail', `aud is "${WORKER}", not ${RESOURCE}`],
+  ])('aud as %s: %s', async (_what, aud, status, why) => {
+    const server = await startNonconformantAuthServer(REDIRECT_URI, { aud });
+    try {
+      const results = await checkHub(options(server.issuer, { clientId: NONCONFORMANT_CLIENT_ID }));
+      expect(byRequirement(results, 'access token aud')).toMatchObject({ status, why });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('check-hub on the JWK set', () => {
+  let server: Server;
+  let origin = '';
+  let jwks: { body: string; uri?: string } = { body: '' };
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/.well-known/oauth-authorization-server') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ issuer: origin, authorization_endpoint: `${origin}/auth`, token_endpoint: `${origin}/token`, jwks_uri: jwks.uri ?? `${origin}/jwks` }));
+      } else if (req.url === '/jwks') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(jwks.body);
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const ecKey = (kid?: string) => ({ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', ...(kid ? { kid } : {}) });
+
+  it.each([
+    ['two public keys with kids', { keys: [ecKey('a'), ecKey('b')] }, undefined, 'pass', '/jwks: 2 public key(s), each with a kid'],
+    ['a key without a kid', { keys: [ecKey('a'), ecKey()] }, undefined, 'fail', '/jwks: 1 of 2 keys without a kid'],
+    ['two keys with one kid', { keys: [ecKey('a'), ecKey('a')] }, undefined, 'fail', '/jwks: two keys share a kid'],
+    ['a symmetric key', { keys: [ecKey('a'), { kty: 'oct', kid: 'h', k: 'c2VjcmV0' }] }, undefined, 'fail', '/jwks: 1 key(s) with private or symmetric key material published'],
+    ['a private key', { keys: [{ ...ecKey('a'), d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI' }] }, undefined, 'fail', '/jwks: 1 key(s) with private or symmetric key material published'],
+    ['no keys', { keys: [] }, undefined, 'fail', '/jwks has no keys'],
+    ['an http set on a host that is not loopback', { keys: [ecKey('a')] }, 'http://keys.example/jwks', 'fail', 'jwks_uri is not https (http only on a loopback host)'],
+  ])('%s', async (_what, set, uri, status, why) => {
+    jwks = { body: JSON.stringify(set), uri };
+    const results = await checkHub(options(origin));
+    expect(byRequirement(results, 'JWK set')).toEqual(expect.objectContaining({ status, why }));
+  });
+
+  it('takes a set of exactly 64 KiB and refuses one byte more, as the Worker does', async () => {
+    const sized = (bytes: number) => {
+      const base = JSON.stringify({ keys: [ecKey('a')], padding: '' });
+      return JSON.stringify({ keys: [ecKey('a')], padding: 'p'.repeat(bytes - base.length) });
+    };
+    jwks = { body: sized(64 * 1024) };
+    expect(byRequirement(await checkHub(options(origin)), 'JWK set').status).toBe('pass');
+    jwks = { body: sized(64 * 1024 + 1) };
+    expect(byRequirement(await checkHub(options(origin)), 'JWK set')).toMatchObject({
+      status: 'fail',
+      why: '/jwks is 65537 bytes: the Worker refuses a set over 65536 bytes unread',
+    });
   });
 });
 

@@ -31,8 +31,11 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-/** Starts the server on a loopback port; `redirectUri` is the one redirect URI its client has. */
-export async function startNonconformantAuthServer(redirectUri: string): Promise<NonconformantAuthServer> {
+/**
+ * Starts the server on a loopback port; `redirectUri` is the one redirect URI its client has.
+ * `extraClaims` are added to every access token (an `aud`, say).
+ */
+export async function startNonconformantAuthServer(redirectUri: string, extraClaims: Record<string, unknown> = {}): Promise<NonconformantAuthServer> {
   const secret = new TextEncoder().encode(randomBytes(32).toString('base64url'));
   const codes = new Set<string>();
   let issuer = '';
@@ -77,7 +80,7 @@ export async function startNonconformantAuthServer(redirectUri: string): Promise
           sendJson(res, 400, { error: 'invalid_grant' });
           return;
         }
-        const accessToken = await new SignJWT({ type: 'mcp_access', scope: 'vault:read', role: 'viewer' })
+        const accessToken = await new SignJWT({ type: 'mcp_access', scope: 'vault:read', role: 'viewer', ...extraClaims })
           .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
           .setSubject('demo')
           .setIssuedAt()
