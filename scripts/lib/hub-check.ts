@@ -169,13 +169,6 @@ interface Tokens {
   body: Record<string, unknown>;
 }
 
-interface Metadata {
-  document: Record<string, unknown>;
-  /** Path it was found at. */
-  path: string;
-  rfc8414: boolean;
-}
-
 /**
  * Runs every check against the server and returns one result per requirement, in a fixed order.
  */
@@ -192,6 +185,7 @@ class HubCheck {
     this.results.push({ requirement, status, why });
   }
 
+  /** One request; redirects are not followed unless `init` says so (documents may move, OAuth endpoints do not). */
   private async request(url: string, init: RequestInit = {}): Promise<Exchange> {
     const response = await fetch(url, { redirect: 'manual', ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
     const text = await response.text();
@@ -214,14 +208,13 @@ class HubCheck {
   }
 
   async run(): Promise<RequirementResult[]> {
-    const metadata = await this.discoverMetadata();
-    if (!metadata) {
+    const doc = await this.discoverMetadata();
+    if (!doc) {
       for (const requirement of requirementOrder()) {
         if (requirement !== R.metadata) this.record(requirement, 'not checkable', 'no metadata to read the server from');
       }
       return this.results;
     }
-    const doc = metadata.document;
     this.checkIssuer(doc);
     const endpointsUsable = this.checkEndpoints(doc);
     const jwks = await this.checkJwks(doc);
@@ -248,7 +241,7 @@ class HubCheck {
    * RFC 8414 section 3.1 (path insertion) first, then OpenID discovery, in the order MCP
    * 2025-11-25 has clients try them.
    */
-  private async discoverMetadata(): Promise<Metadata | undefined> {
+  private async discoverMetadata(): Promise<Record<string, unknown> | undefined> {
     const issuer = new URL(this.options.issuer);
     const path = issuer.pathname === '/' ? '' : issuer.pathname.replace(/\/$/, '');
     const candidates: Array<[string, boolean]> = path
@@ -263,13 +256,12 @@ class HubCheck {
         ];
     const tried: string[] = [];
     for (const [candidate, rfc8414] of candidates) {
-      const answer = await this.tryRequest(`${issuer.origin}${candidate}`, { headers: { accept: 'application/json' } });
+      const answer = await this.tryRequest(`${issuer.origin}${candidate}`, { headers: { accept: 'application/json' }, redirect: 'follow' });
       if ('failure' in answer) {
         tried.push(`${candidate} ${answer.failure}`);
         continue;
       }
       if (answer.status === 200 && answer.json !== null && typeof answer.json === 'object' && !Array.isArray(answer.json)) {
-        const found = { document: answer.json as Record<string, unknown>, path: candidate, rfc8414 };
         this.record(
           R.metadata,
           'pass',
@@ -277,7 +269,7 @@ class HubCheck {
             ? `RFC 8414 metadata at ${candidate}`
             : `OpenID discovery at ${candidate} (no RFC 8414 document; MCP clients fall back to this one)`,
         );
-        return found;
+        return answer.json as Record<string, unknown>;
       }
       tried.push(`${candidate} HTTP ${answer.status}${answer.status === 200 ? ' (not a JSON object)' : ''}`);
     }
@@ -324,7 +316,7 @@ class HubCheck {
       this.record(R.jwks, 'fail', 'jwks_uri is not https (http only on a loopback host)');
       return undefined;
     }
-    const answer = await this.tryRequest(uri, { headers: { accept: 'application/json' } });
+    const answer = await this.tryRequest(uri, { headers: { accept: 'application/json' }, redirect: 'follow' });
     if ('failure' in answer || answer.status !== 200) {
       this.record(R.jwks, 'fail', `${pathOf(uri)}: ${'failure' in answer ? answer.failure : `HTTP ${answer.status}`}`);
       return undefined;
