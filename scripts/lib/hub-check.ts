@@ -705,23 +705,22 @@ class HubCheck {
   }
 
   /** aud must be the requested resource: that string, or a list holding only it (RFC 9068 section 3). */
-  private checkAudience(requirement: string, aud: unknown): boolean {
+  private checkAudience(requirement: string, aud: unknown): void {
     const resource = this.options.resource;
     if (aud === undefined) {
       this.record(requirement, 'fail', `no aud: the token is not bound to ${resource}`);
-      return false;
+      return;
     }
     const values = Array.isArray(aud) ? aud : [aud];
     if (values.length >= 1 && values.every((value) => value === resource)) {
       this.record(requirement, 'pass', `aud is ${resource}`);
-      return true;
+      return;
     }
     this.record(
       requirement,
       'fail',
       values.includes(resource) ? `aud also names ${values.length - 1} other audience(s)` : `aud is ${shown(JSON.stringify(aud))}, not ${resource}`,
     );
-    return false;
   }
 
   private async checkRefresh(doc: Record<string, unknown>, flows: Flows | undefined, jwks: JSONWebKeySet | undefined): Promise<void> {
