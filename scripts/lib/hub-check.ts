@@ -83,7 +83,7 @@ const R = {
   flow: 'authorization code flow with PKCE, without a person for a loopback client',
   iss: 'iss on the authorization response (RFC 9207)',
   resourceIndicators: 'refuses a foreign resource with invalid_target (RFC 8707 section 2)',
-  tokenFormat: `JWT access token, typ at+jwt, signed ${WORKER_ALGORITHMS.join(' or ')} with a kid in the JWK set (RFC 9068 section 2.1)`,
+  tokenFormat: 'JWT access token, typ at+jwt, signed RS256, ES256 or EdDSA with a kid in the JWK set (RFC 9068 section 2.1)',
   tokenClaims: 'access token claims iss, exp, aud, sub, client_id, iat, jti (RFC 9068 section 2.2)',
   audience: 'access token aud is the requested resource (RFC 8707 section 2, RFC 9068 section 3)',
   scope: `access token scope contains ${READ_SCOPE} (RFC 9068 section 2.2.3)`,
@@ -595,7 +595,7 @@ class HubCheck {
     const methods = doc.code_challenge_methods_supported;
     const advertised = Array.isArray(methods) && methods.includes('S256');
     const problems: string[] = [];
-    if (!advertised) problems.push('code_challenge_methods_supported does not list S256, and MCP clients refuse to continue without it');
+    if (!advertised) problems.push('S256 is not in code_challenge_methods_supported (MCP clients refuse to continue without it)');
     if (flows?.wrongVerifier === 'accepted') problems.push('a code was redeemed with the wrong code_verifier (RFC 7636 section 4.6)');
     if (problems.length) this.record(R.pkce, 'fail', listed(problems));
     else if (flows?.wrongVerifier === 'refused') this.record(R.pkce, 'pass', 'S256 advertised, and a wrong code_verifier is refused');
@@ -613,7 +613,7 @@ class HubCheck {
     if (wrong.length) problems.push(`${wrong.length} of ${redirects.length} redirects to the client carry no iss equal to the issuer`);
     if (problems.length) this.record(R.iss, 'fail', listed(problems));
     else if (redirects.length === 1) this.record(R.iss, 'pass', 'advertised, and the redirect to the client carries iss');
-    else if (redirects.length) this.record(R.iss, 'pass', `advertised, and all ${redirects.length} redirects to the client carry iss`);
+    else if (redirects.length) this.record(R.iss, 'pass', 'advertised, and both redirects to the client carry iss');
     else this.record(R.iss, 'not checkable', 'advertised, but no redirect to the client was seen');
   }
 

@@ -90,6 +90,7 @@ describe('check-hub against the local authorization server (automatic approval f
     expect(lines.at(-1)).toBe(`${requirementOrder().length} pass, 0 fail, 0 not checkable`);
     expect(find(requirements, 'access token aud').why).toBe(`aud is ${RESOURCE}`);
     expect(find(requirements, 'refuses a foreign resource').why).toBe('https://check-hub.invalid/mcp refused at the authorization endpoint');
+    expect(find(requirements, 'iss on the authorization response').why).toBe('advertised, and both redirects to the client carry iss');
     expectNoSecrets(run.stdout);
   });
 
@@ -152,12 +153,12 @@ describe('check-hub against a non-conformant authorization server', () => {
       ['authorization server metadata', 'pass', /^OpenID discovery at \/\.well-known\/openid-configuration/],
       ['issuer', 'fail', new RegExp(`the metadata says "${server.issuer}/"`)],
       ['authorization and token endpoints', 'pass', /^\/authorize and \/token$/],
-      ['PKCE with S256', 'fail', /does not list S256.*wrong code_verifier/],
+      ['PKCE with S256', 'fail', /^S256 is not in code_challenge_methods_supported \(MCP clients refuse to continue without it\) and a code was redeemed with the wrong code_verifier/],
       ['client registration', 'fail', /no registration_endpoint and no client_id_metadata_document_supported/],
       ['public clients', 'fail', /lacks none \(lists client_secret_post\)/],
       ['refuses unsafe redirect URIs', 'not checkable', /^no registration endpoint$/],
       ['authorization code flow', 'pass', /pre-registered public client/],
-      ['iss on the authorization response', 'fail', /authorization_response_iss_parameter_supported is not true and 2 of 2 redirects/],
+      ['iss on the authorization response', 'fail', /^authorization_response_iss_parameter_supported is not true and 2 of 2 redirects to the client carry no iss/],
       ['refuses a foreign resource', 'fail', /a token was issued for https:\/\/check-hub\.invalid\/mcp/],
       ['JWT access token', 'fail', /^typ is JWT, not at\+jwt, signed HS256 \(the Worker takes RS256, ES256 or EdDSA\), no kid and no usable JWK set to verify it with$/],
       ['access token claims', 'fail', /missing or mistyped: iss, aud, client_id, jti$/],
