@@ -18,10 +18,12 @@ export interface AuthServerOptions {
   resourceOrigin: string | (() => string);
   /** Default: sub 'demo', role 'viewer', allowedVaultIds ['default'], effectiveCanisterUserId 'demo', name 'Demo user'. */
   user?: DemoUser;
-  /** Sign the user in and grant consent without a page (tests). Default false. */
+  /** Sign the user in and grant consent without a page (tests), for loopback redirect URIs only; any other gets the page. Default false. */
   autoApprove?: boolean;
   /** Lifetime of access tokens in seconds (default 3600). */
   accessTokenTtlSeconds?: number;
+  /** Dynamic registrations accepted per start; later ones are 429 (default 200). */
+  maxRegisteredClients?: number;
 }
 
 export interface SignAccessTokenOptions {

@@ -4,20 +4,24 @@
  * e2e tests run it on a loopback port next to the Worker, so that OAuth-only MCP clients (MCP SDK
  * clients with an OAuthClientProvider, mcp-remote, connector-style clients) can run the whole
  * flow on one machine: discovery, dynamic registration, authorization code + PKCE, consent,
- * token exchange for one resource, refresh.
+ * token exchange for one resource, refresh. It behaves as the Hub's authorization server must
+ * (docs/AUTH.md); `npm run check-hub` checks both.
  *
  * What it issues: for a resource of the Worker (`<origin>`, `<origin>/mcp` or
  * `<origin>/mcp/vaults/<id>`), an RFC 9068 JWT access token (header `typ: at+jwt`, ES256 with a key
  * generated at start and published at `<issuer>/jwks`) with `aud` = that resource, `scope`
  * (space-separated, at most `vault:read`), `client_id`, `iss`, `sub`, `iat`, `exp`, `jti` and the
  * project's claims `role`, `allowed_vault_ids`, `effective_canister_user_id` for the one configured
- * demo user. Any other resource is `invalid_target` (RFC 8707 section 2).
+ * demo user. Any other resource, and a vault endpoint of a vault the demo user may not read, is
+ * `invalid_target` (RFC 8707 section 2), before any page is shown.
  *
  * Guards: binds a loopback address; a Host header other than its own `127.0.0.1:<port>` or
  * `localhost:<port>` is answered 421 before oidc-provider sees the request (DNS rebinding, the
- * same rule as demo/explorer/server.mjs); http redirect URIs must be loopback; PKCE S256 is
- * required of every client; the consent page escapes every dynamic value and carries a strict CSP;
- * the Approve/Deny POSTs are refused from another origin.
+ * same rule as demo/explorer/server.mjs); redirect URIs follow demo/lib/oauth-clients.mjs (https,
+ * loopback http, private-use schemes; never a fragment); registration is bounded in size and count;
+ * PKCE S256 is required of every client; automatic approval (tests, `npm start -- --auto-approve`)
+ * applies to loopback redirect URIs only; the consent page escapes every dynamic value and carries
+ * a strict CSP; the Approve/Deny POSTs are refused from another origin.
  *
  * Nothing is persisted: keys, cookie keys, clients, grants and tokens live in memory for one start.
  * Nothing is logged but real server errors, and never a token or code. Types for TypeScript callers
@@ -35,6 +39,12 @@ import * as oidcErrors from 'oidc-provider/lib/helpers/errors.js';
 // A memory adapter factory gives each server its own store (the default adapter shares one module-wide
 // store between providers and warns at start that it is for development only, which this is).
 import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
+import {
+  DEFAULT_MAX_REGISTERED_CLIENTS,
+  applyClientRules,
+  isLoopbackRedirectUri,
+  registrationGuard,
+} from './lib/oauth-clients.mjs';
 
 /**
  * @typedef {import('node:http').IncomingMessage} IncomingMessage
@@ -58,8 +68,10 @@ import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.j
  * @property {string | (() => string)} resourceOrigin the Worker's public origin; a function when it
  *   is known only after this server starts
  * @property {DemoUser} [user] the one account that can sign in
- * @property {boolean} [autoApprove] sign in and consent without a page (tests)
+ * @property {boolean} [autoApprove] sign in and consent without a page (tests), for loopback
+ *   redirect URIs only
  * @property {number} [accessTokenTtlSeconds] lifetime of access tokens (default 3600)
+ * @property {number} [maxRegisteredClients] dynamic registrations accepted per start (default 200)
  *
  * @typedef {object} SignAccessTokenOptions
  * @property {string} resource becomes `aud`
@@ -73,7 +85,7 @@ export const READ_SCOPE = 'vault:read';
 const OIDC_SCOPES = ['openid', 'offline_access'];
 const ACCESS_TOKEN_ALG = 'ES256';
 const VAULT_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const REGISTRATION_PATH = '/reg';
 const DAY_SECONDS = 24 * 60 * 60;
 const RFC8414_PATH = '/.well-known/oauth-authorization-server';
 const OIDC_DISCOVERY_PATH = '/.well-known/openid-configuration';
@@ -129,37 +141,15 @@ export function isAllowedResource(resource, origin) {
 }
 
 /**
- * OAuth 2.1 redirect URI rule: https anywhere, http only on a loopback host (RFC 8252 section
- * 7.3), or a private-use scheme (which oidc-provider admits for `application_type: native` only).
- * @param {unknown} uri
+ * True when the user may read what `resource` serves: a vault endpoint only for a vault in the
+ * user's allowlist (the origin and `/mcp` serve whatever vaults the token allows).
+ * @param {string} resource one isAllowedResource admits
+ * @param {string} origin
+ * @param {DemoUser} user
  */
-function isAcceptableRedirectUri(uri) {
-  if (typeof uri !== 'string') return false;
-  const parsed = URL.parse(uri);
-  if (!parsed) return false;
-  if (parsed.protocol === 'http:') return LOOPBACK_HOSTNAMES.has(parsed.hostname);
-  return true;
-}
-
-/**
- * This server's rules for a client's metadata, applied before oidc-provider validates it:
- *  - http redirect URIs must be loopback (isAcceptableRedirectUri);
- *  - a registered `scope` keeps only the OpenID Connect scopes. MCP clients register with the
- *    scope they will request (`vault:read`), which oidc-provider would refuse as unknown: it checks
- *    a client's scope against its OpenID Connect scopes only, and uses it as an allowlist of those
- *    only, so a resource scope there has no effect (RFC 7591 section 2 lets the server replace it).
- * @param {Record<string, unknown>} metadata modified in place
- */
-function applyClientRules(metadata) {
-  const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : [];
-  if (!uris.every(isAcceptableRedirectUri)) {
-    throw new oidcErrors.InvalidClientMetadata('redirect_uris using http must use a loopback host');
-  }
-  if (typeof metadata.scope === 'string') {
-    const kept = metadata.scope.split(' ').filter((scope) => OIDC_SCOPES.includes(scope));
-    if (kept.length) metadata.scope = kept.join(' ');
-    else delete metadata.scope;
-  }
+function userMayRead(resource, origin, user) {
+  const vaultPrefix = `${origin}/mcp/vaults/`;
+  return !resource.startsWith(vaultPrefix) || user.allowedVaultIds.includes(resource.slice(vaultPrefix.length));
 }
 
 /**
@@ -344,10 +334,14 @@ export async function startAuthServer({
   user = DEFAULT_USER,
   autoApprove = false,
   accessTokenTtlSeconds = 3600,
+  maxRegisteredClients = DEFAULT_MAX_REGISTERED_CLIENTS,
 }) {
   if (!isLoopbackHost(host)) throw new TypeError('auth-server: host must be a loopback address');
   if (!Number.isSafeInteger(accessTokenTtlSeconds) || accessTokenTtlSeconds <= 0) {
     throw new TypeError('auth-server: accessTokenTtlSeconds must be a positive integer');
+  }
+  if (!Number.isSafeInteger(maxRegisteredClients) || maxRegisteredClients < 0) {
+    throw new TypeError('auth-server: maxRegisteredClients must be a non-negative integer');
   }
   const workerOrigin = () => new URL(typeof resourceOrigin === 'function' ? resourceOrigin() : resourceOrigin).origin;
   const signingKey = await generateSigningKey();
@@ -390,6 +384,7 @@ export async function startAuthServer({
       workerOrigin,
       user,
       accessTokenTtlSeconds,
+      maxRegisteredClients,
       signingJwk: signingKey.jwk,
     });
   } catch (error) {
@@ -471,11 +466,13 @@ function projectClaims(user) {
 
 /**
  * oidc-provider's features: open dynamic registration, client ID metadata documents, and RFC 8707
- * resource indicators limited to the Worker's resources, whose access tokens are RFC 9068 JWTs.
+ * resource indicators limited to the Worker's resources the user may read, whose access tokens
+ * are RFC 9068 JWTs.
  * @param {() => string} workerOrigin
+ * @param {DemoUser} user
  * @param {number} accessTokenTtlSeconds
  */
-function providerFeatures(workerOrigin, accessTokenTtlSeconds) {
+function providerFeatures(workerOrigin, user, accessTokenTtlSeconds) {
   return {
     devInteractions: { enabled: false },
     // The Worker accepts Bearer tokens only, so DPoP-bound tokens are not offered.
@@ -496,8 +493,15 @@ function providerFeatures(workerOrigin, accessTokenTtlSeconds) {
       ) => oneOf ?? `${workerOrigin()}/mcp`,
       // The token endpoint may omit `resource`: the token is then for the one granted resource.
       useGrantedResource: async () => true,
+      // Called at the authorization endpoint before any page, and again at the token endpoint.
+      // The one demo user is known before sign-in, so a vault they may not read is refused here
+      // rather than by the Worker after consent.
       getResourceServerInfo: async (/** @type {KoaContext} */ _ctx, /** @type {string} */ resource) => {
-        if (!isAllowedResource(resource, workerOrigin())) throw new oidcErrors.InvalidTarget();
+        const origin = workerOrigin();
+        if (!isAllowedResource(resource, origin)) throw new oidcErrors.InvalidTarget();
+        if (!userMayRead(resource, origin, user)) {
+          throw new oidcErrors.InvalidTarget('the user may not read this vault');
+        }
         return {
           scope: READ_SCOPE,
           accessTokenFormat: 'jwt',
@@ -514,9 +518,9 @@ function providerFeatures(workerOrigin, accessTokenTtlSeconds) {
  * open dynamic registration, client ID metadata documents, resource indicators with JWT access
  * tokens for the Worker's resources only.
  * @param {{ issuer: string, port: number, workerOrigin: () => string, user: DemoUser,
- *   accessTokenTtlSeconds: number, signingJwk: Record<string, unknown> }} settings
+ *   accessTokenTtlSeconds: number, maxRegisteredClients: number, signingJwk: Record<string, unknown> }} settings
  */
-function createProvider({ issuer, port, workerOrigin, user, accessTokenTtlSeconds, signingJwk }) {
+function createProvider({ issuer, port, workerOrigin, user, accessTokenTtlSeconds, maxRegisteredClients, signingJwk }) {
   // Browsers ignore the port for cookies, so the names carry it: another local server's cookies
   // (another run of this server, say) are never mistaken for this one's.
   const cookiePrefix = `kt_as_${port}`;
@@ -539,6 +543,7 @@ function createProvider({ issuer, port, workerOrigin, user, accessTokenTtlSecond
       return { accountId: sub, claims: async () => ({ sub }) };
     },
 
+    routes: { registration: REGISTRATION_PATH },
     responseTypes: ['code'],
     pkce: { required: () => true },
     clientDefaults: {
@@ -550,10 +555,12 @@ function createProvider({ issuer, port, workerOrigin, user, accessTokenTtlSecond
     enabledJWA: { idTokenSigningAlgValues: [ACCESS_TOKEN_ALG] },
 
     // Refresh tokens: issued on every code exchange to clients registered for the refresh_token
-    // grant, whether or not they asked for offline_access (oidc-provider keeps offline_access only
-    // with prompt=consent, which MCP clients do not send). They live a day and rotate on use.
+    // grant, with offline_access or without it (oidc-provider keeps offline_access only with
+    // prompt=consent, which many MCP clients do not send). They live a day and every use replaces
+    // the token (OAuth 2.1 section 4.3.1: rotation for public clients; confidential ones too).
     issueRefreshToken: async (/** @type {KoaContext} */ _ctx, /** @type {OidcClient} */ client) =>
       client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => true,
     expiresWithSession: async () => false,
 
     ttl: {
@@ -591,12 +598,12 @@ function createProvider({ issuer, port, workerOrigin, user, accessTokenTtlSecond
         if (value !== undefined && typeof value !== 'string') {
           throw new oidcErrors.InvalidClientMetadata(`${key} must be a string`);
         }
-        if (key === 'software_id') applyClientRules(metadata);
+        if (key === 'software_id') applyClientRules(metadata, OIDC_SCOPES);
       },
     },
     scopes: OIDC_SCOPES,
 
-    features: providerFeatures(workerOrigin, accessTokenTtlSeconds),
+    features: providerFeatures(workerOrigin, user, accessTokenTtlSeconds),
 
     // RFC 9068 section 2.2: oidc-provider sets iss, exp, aud, sub, client_id, iat, jti and scope;
     // these are this project's claims, for resource (JWT) access tokens of the demo user only.
@@ -609,6 +616,7 @@ function createProvider({ issuer, port, workerOrigin, user, accessTokenTtlSecond
     },
   });
 
+  provider.use(registrationGuard({ path: REGISTRATION_PATH, maxClients: maxRegisteredClients }));
   // Metadata names the resource scope too, for clients that pick scopes from the AS metadata.
   provider.use(async (/** @type {KoaContext} */ ctx, /** @type {() => Promise<void>} */ next) => {
     await next();
@@ -624,7 +632,8 @@ function createProvider({ issuer, port, workerOrigin, user, accessTokenTtlSecond
 }
 
 /**
- * Handlers for `/interaction/<uid>` (GET: the page, or immediate approval with autoApprove) and
+ * Handlers for `/interaction/<uid>` (GET: the page, or immediate approval with autoApprove for a
+ * loopback redirect URI) and
  * `/interaction/<uid>/approve|deny` (POST from the page).
  * @param {Provider} provider
  * @param {DemoUser} user
@@ -726,7 +735,10 @@ function interactionHandlers(provider, user, autoApprove) {
       return;
     }
     if (decision === 'deny') await deny(req, res);
-    else if (decision === 'approve' || autoApprove) await approve(req, res, details);
+    else if (decision === 'approve') await approve(req, res, details);
+    // Automatic approval hands a code only to a program on this machine; a code for any other
+    // redirect URI waits for a person on the page.
+    else if (autoApprove && isLoopbackRedirectUri(details.params.redirect_uri)) await approve(req, res, details);
     else await showPage(details, res);
   };
 }

@@ -62,7 +62,8 @@ Options:
   --explorer-port <n>     explorer page port (default: ${DEV_EXPLORER_PORT})
   --auth-port <n>         local OAuth authorization server port (default: ${DEV_AUTH_PORT})
   --auto-approve          the authorization server signs the demo user in and consents without
-                          showing its page (scripted clients, tests)
+                          showing its page, for loopback redirect URIs only (scripted clients,
+                          tests); any other redirect URI still gets the page
   -h, --help              show this help and exit
 
 Files the demo canister cannot serve (unreadable, not UTF-8, over 8 MiB, symbolic links, paths the
@@ -222,7 +223,7 @@ function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, auto
     `Worker:          ${workerUrl}   (wrangler dev, ENVIRONMENT=local${env ? `, --env ${env}` : ''})`,
     `Explorer page:   ${explorerUrl}/   (open it in a browser)`,
     `Demo canister:   ${canisterUrl}   (user '${DEMO_USER}', vault '${DEMO_VAULT}', ${notePaths.length} notes from ${vaultLabel})`,
-    `OAuth server:    ${authServerUrl}   (signs in '${DEMO_USER}'; ${autoApprove ? 'approves automatically' : 'consent page in the browser'})`,
+    `OAuth server:    ${authServerUrl}   (signs in '${DEMO_USER}'; ${autoApprove ? 'approves loopback clients automatically' : 'consent page in the browser'})`,
     ...(notePaths.length > 0 ? ['', 'Some note paths:', ...shownPaths] : ['', 'The vault folder has no *.md notes.']),
   ];
 }

@@ -8,9 +8,16 @@
 // URL the client was given), RFC 8414 section 3 (authorization server metadata), RFC 7591
 // (dynamic registration), RFC 7636 (PKCE S256), RFC 8707 section 2 (resource indicators; tokens
 // bound to their resource), RFC 9068 (JWT access tokens).
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { connectWithOAuth, InMemoryOAuthProvider, type OAuthConnection } from '../support/node/oauth-client';
+import {
+  authorizeInUserAgent,
+  connectWithOAuth,
+  InMemoryOAuthProvider,
+  recordingFetch,
+  type OAuthConnection,
+  type RecordedExchange,
+} from '../support/node/oauth-client';
 
 const workerUrl = inject('workerUrl');
 const NOTE_PATH = 'projects/Aurora/roadmap.md';
@@ -80,12 +87,19 @@ describe.each(ERAS)('MCP SDK v2 client over OAuth, %s', (revision, era) => {
     expect((await client.listTools()).tools).toHaveLength(4);
   });
 
-  it('a vault outside the token allowlist is refused with 403 after a successful authorization', async () => {
-    const failure = await connect('/mcp/vaults/elsewhere', era).then(
-      () => null,
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(Error);
-    expect(String((failure as Error).message)).toMatch(/403|not allowed/i);
+  it('a vault outside the user allowlist is refused by the authorization server (invalid_target), before consent and before the Worker', async () => {
+    const provider = new InMemoryOAuthProvider();
+    const exchanges: RecordedExchange[] = [];
+    const endpoint = new URL('/mcp/vaults/elsewhere', workerUrl);
+    const client = new Client({ name: 'knowtation-edge-e2e-oauth', version: '0.0.0' }, { versionNegotiation: era });
+    const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: provider, fetch: recordingFetch(exchanges) });
+    await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    // RFC 8707 section 2: the authorization request itself is answered with invalid_target.
+    const callback = await authorizeInUserAgent(provider.authorizationUrl!, provider.redirectUrl);
+    expect(callback.get('error')).toBe('invalid_target');
+    expect(callback.get('code')).toBeNull();
+    // The Worker only ever saw the unauthenticated attempt.
+    expect(exchanges.filter((exchange) => exchange.url === endpoint.href).map((exchange) => exchange.status)).toEqual([401]);
+    await client.close().catch(() => {});
   });
 });

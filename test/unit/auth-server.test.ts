@@ -569,7 +569,7 @@ describe('local authorization server consent page (autoApprove false)', () => {
     expect(callback!.searchParams.get('code')).toBeNull();
   });
 
-  it('Approve sends a code that redeems for a token, and the same browser is not asked again', async () => {
+  it('Approve sends a code that redeems for a token; a loopback (native) client is asked again in the same browser (RFC 8252 section 8.6)', async () => {
     const { clientId, challenge, pageUrl, jar, response } = await openConsentPage('Approve me');
     await response.body?.cancel();
     const { callback } = await postDecision(pageUrl, 'approve', jar);
@@ -580,7 +580,9 @@ describe('local authorization server consent page (autoApprove false)', () => {
     expect((await verifyAccessToken(as, body.access_token as string, MCP_RESOURCE)).client_id).toBe(clientId);
 
     const again = await followRedirects(codeRequest(as, clientId, pkce()), jar);
-    expect(again.callback?.searchParams.get('code')).toBeTruthy();
+    expect(again.callback).toBeUndefined();
+    expect(again.last.url).toMatch(new RegExp(`^${as.issuer}/interaction/[A-Za-z0-9_-]+$`));
+    await again.last.response.body?.cancel();
   });
 
   it('refuses a decision posted from another origin', async () => {
