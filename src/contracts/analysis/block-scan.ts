@@ -33,7 +33,8 @@ import type { Container } from './containers';
 import * as growth from './growth';
 import * as cursor from './cursor';
 import { LineCursor } from './cursor';
-import { BlockTable, DefinitionLabels, HeadingTable, InlineSources } from './scan-types';
+import { DefinitionLabels } from './definitions';
+import { BlockTable, HeadingTable, InlineSources } from './scan-types';
 import type { ContentHost, ScanResult } from './scan-types';
 
 export type { ScanResult } from './scan-types';

@@ -5,18 +5,22 @@
  * 4.0.3 accepts, including the 999-code label cap, where a tab counts as
  * the 1-4 codes micromark's preprocessing turns it into, and NUL is the
  * U+FFFD that preprocessing makes of it (the label keeps the NUL).
+ * The labels found are kept in a DefinitionLabels table (here too), for
+ * the inline pass's reference lookups.
  * Linear bound: one call reads forward from `start` once, O(chars read);
  * the caller stops at the first failure, so a content run is read O(1)
- * times in total (a title scan that fails ends the definitions).
+ * times in total (a title scan that fails ends the definitions);
+ * DefinitionLabels.add is O(1) amortized, .label O(label length).
  */
 import * as chars from './chars';
-import type { DefinitionLabels } from './scan-types';
+import * as growth from './growth';
 
 // Imported values are bound once, at load (see chars.ts).
 const {
   APOS, BACKSLASH, COLON, CR, GT, LBRACKET, LF, LPAREN, LT, NUL, QUOTE, RBRACKET, RPAREN, SPACE, TAB, codeAt, isAsciiControl,
   isSpaceOrTab,
 } = chars;
+const { widened } = growth;
 
 /** micromark's label cap: more codes than this and it is not a label. */
 const MAX_LABEL_CODES = 999;
@@ -194,4 +198,47 @@ export function foldLabel(raw: string): string {
     }
   }
   return raw;
+}
+
+/** The empty start of the label columns (a note without definitions allocates none). */
+const NO_INTS = new Int32Array(0);
+
+/**
+ * The raw label of every definition, in order, as a [start, end) range of a text: the scanned body
+ * (text -1) or a content run joined from its lines (text i >= 0, when its lines were not one slice of
+ * the body). Labels become strings only when asked for (an inline pass needs them).
+ */
+export class DefinitionLabels {
+  count = 0;
+  private readonly texts: string[] = [];
+  private text: Int32Array = NO_INTS;
+  private start: Int32Array = NO_INTS;
+  private end: Int32Array = NO_INTS;
+
+  constructor(private readonly body: string) {}
+
+  /** Registers a joined content text; returns its index for `add`. */
+  addText(text: string): number {
+    this.texts.push(text);
+    return this.texts.length - 1;
+  }
+
+  add(text: number, start: number, end: number): void {
+    if (this.count === this.text.length) {
+      const needed = this.count + 1;
+      this.text = widened(this.text, needed);
+      this.start = widened(this.start, needed);
+      this.end = widened(this.end, needed);
+    }
+    this.text[this.count] = text;
+    this.start[this.count] = start;
+    this.end[this.count] = end;
+    this.count++;
+  }
+
+  /** Label `index` as written, whitespace runs (line endings included) folded to one space. */
+  label(index: number): string {
+    const text = this.text[index] === -1 ? this.body : this.texts[this.text[index]];
+    return foldLabel(text.slice(this.start[index], this.end[index]));
+  }
 }

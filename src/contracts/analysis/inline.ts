@@ -18,7 +18,7 @@
  * closer through one shared lazy scan (BacktickRuns); lookahead scanners (inline-scanners.ts) are
  * memoized. Each edit, delimiter run and bracket is one fixed-size Int32Array record of its
  * stream (inline-items.ts, inline-delimiters.ts, inline-brackets.ts: only they know the packing),
- * written once, in buffers kept from the previous pass (scratch.ts); a stream that outgrows its
+ * written once, in buffers kept from the previous pass (inline-record-buffers.ts); a stream that outgrows its
  * buffer is copied into one sized by its records so far projected over the source, at least
  * doubling, capped by its module's bound on the records the rest of the source can still make
  * (one scan of that rest per stream; growth.ts). The output is the source with the recorded
@@ -37,10 +37,10 @@ import * as itemRecords from './inline-items';
 import { LabelLookup } from './inline-labels';
 import * as scanners from './inline-scanners';
 import { BacktickRuns, HtmlScanner, LinkScanner } from './inline-scanners';
-import * as scratch from './scratch';
+import * as recordBuffers from './inline-record-buffers';
 import * as utf16 from './utf16-units';
 import type { InlineEdits, InlineText } from './inline-edits';
-import type { RecordBuffers } from './scratch';
+import type { RecordBuffers } from './inline-record-buffers';
 import type { CharacterReference } from './inline-scanners';
 
 export { normalizeLabel } from './inline-labels';
@@ -61,7 +61,7 @@ const {
 const { editsHoldSubstance, renderEdits } = edits;
 const { BREAK, DROP, IMAGE_CLOSE, ITEM_STRIDE, LINK_CLOSE, REPLACE, WRAP, itemBound, itemStart, writeItem } = itemRecords;
 const { scanAutolink, scanCharacterReference, scanReferenceLabel } = scanners;
-const { giveBackRecordBuffers, takeRecordBuffers } = scratch;
+const { giveBackRecordBuffers, takeRecordBuffers } = recordBuffers;
 const { flatCopy, fromCodeUnits } = utf16;
 
 /** Sources of at least this many chars in one line are read from a flat copy (prepareSource). */

@@ -14,7 +14,7 @@
  * is NFC as it is.
  *
  * Combining classes are never tabulated here: they are learned from the engine itself, one
- * code point at a time (kept in scratch.ts for the note, forgotten after it), by asking whether two
+ * code point at a time (kept in nfcLearning for the note, forgotten after it), by asking whether two
  * marks swap under NFD. Classes are kept as an ordered list of representatives, so a new mark
  * is placed by binary search.
  *
@@ -26,7 +26,6 @@
 
 import * as chars from './chars';
 import * as growth from './growth';
-import * as scratch from './scratch';
 import * as utf16 from './utf16-units';
 import type { UnitsKind } from './utf16-units';
 
@@ -35,7 +34,6 @@ const {
   FIRST_COMBINING, HIGHEST_CLASS_MARK_CODE, LOWEST_CLASS_MARK_CODE, isHighSurrogate, isLowSurrogate, isSurrogate,
 } = chars;
 const { grown } = growth;
-const { nfcLearning } = scratch;
 const { unitsToString } = utf16;
 
 const MIN_STRETCH = 32;
@@ -60,15 +58,54 @@ export interface CodePointInfo {
   classes: (CombiningClass | null)[];
 }
 
+/** What the engine says a BMP code unit is (bmpKind); Unknown until learnt. */
+const enum UnitKind {
+  Unknown = 0,
+  /** Its decomposition holds no non-starter: copied as is. */
+  StartersOnly = 1,
+  /** A non-starter that NFD keeps as is: its class id is in bmpClassId. */
+  Mark = 2,
+  /** Anything else, surrogates included: decomposed before sorting. */
+  Decomposed = 3,
+}
+
 /**
- * What is learnt from the engine (scratch.ts keeps it for the note, then forgets it): the classes
- * in canonical order; rankById[id] = classes[...].rank, kept in step with `classes`; the class of
- * each decomposition part and the decomposition of each code point; per BMP code unit its kind
- * (0 unknown; 1 its decomposition holds no non-starter, copied as is; 2 a non-starter that NFD
- * keeps as is; 3 other, decomposed before sorting, also surrogates) and, for kind 2, the id of
- * its class.
+ * What is learnt from the engine, kept for the note and forgotten after it (resetNfcLearning,
+ * which scratch.ts runs after each note): the classes in canonical order; rankById[id] =
+ * classes[...].rank, kept in step with `classes`; the class of each decomposition part and the
+ * decomposition of each code point; per BMP code unit its UnitKind and, for a Mark, the id of
+ * its class. `learned` says whether any of it holds an entry.
  */
+export const nfcLearning: {
+  readonly classes: CombiningClass[];
+  readonly rankById: number[];
+  readonly partClass: Map<string, CombiningClass | null>;
+  readonly infoCache: Map<number, CodePointInfo>;
+  readonly bmpKind: Uint8Array;
+  readonly bmpClassId: Uint16Array;
+  learned: boolean;
+} = {
+  classes: [],
+  rankById: [],
+  partClass: new Map(),
+  infoCache: new Map(),
+  bmpKind: new Uint8Array(0x10000),
+  bmpClassId: new Uint16Array(0x10000),
+  learned: false,
+};
 const { classes, rankById, partClass, infoCache, bmpKind, bmpClassId } = nfcLearning;
+
+/** Forgets what the note taught (O(1) when it taught nothing; else two fixed tables are cleared). */
+export function resetNfcLearning(): void {
+  if (!nfcLearning.learned) return;
+  classes.length = 0;
+  rankById.length = 0;
+  partClass.clear();
+  infoCache.clear();
+  bmpKind.fill(0);
+  bmpClassId.fill(0);
+  nfcLearning.learned = false;
+}
 
 /** Whether NFD puts b before a in "a b" (both single, fully decomposed code points). */
 function swaps(a: string, b: string): boolean {
@@ -120,15 +157,15 @@ function infoOf(codePoint: number): CodePointInfo {
   return info;
 }
 
-function kindOf(unit: number): number {
-  let kind = bmpKind[unit] as number;
-  if (kind === 0) {
-    kind = 3;
+function kindOf(unit: number): UnitKind {
+  let kind = bmpKind[unit] as UnitKind;
+  if (kind === UnitKind.Unknown) {
+    kind = UnitKind.Decomposed;
     if (!isSurrogate(unit)) {
       const info = infoOf(unit);
-      if (info.classes.every((c) => c === null)) kind = 1;
+      if (info.classes.every((c) => c === null)) kind = UnitKind.StartersOnly;
       else if (info.parts.length === 1 && info.parts[0] === String.fromCharCode(unit)) {
-        kind = 2;
+        kind = UnitKind.Mark;
         bmpClassId[unit] = (info.classes[0] as CombiningClass).id;
       }
     }
@@ -154,7 +191,7 @@ function classIdBefore(text: string, at: number): number {
  * the others).
  */
 interface Stretch {
-  /** Where the stretch ends in the text (the first unit below U+0300 or of kind 1). */
+  /** Where the stretch ends in the text (the first unit below U+0300 or StartersOnly). */
   end: number;
   units: Uint16Array;
   length: number;
@@ -168,7 +205,7 @@ const SHORT_RUN = 16;
 
 /**
  * Decomposes text from `start` up to the stretch's end (the first unit past `start` below
- * U+0300 or of kind 1) code point by code point, and stably sorts each run of non-starters by
+ * U+0300 or StartersOnly) code point by code point, and stably sorts each run of non-starters by
  * class. A stable sort keeps an astral mark's two units (same class) adjacent.
  */
 function reorderStretch(text: string, start: number, keepUnits: number): Stretch {
@@ -177,14 +214,14 @@ function reorderStretch(text: string, start: number, keepUnits: number): Stretch
   let at = start;
   while (at < n) {
     const unit = text.charCodeAt(at);
-    let kind = bmpKind[unit] as number;
-    if (kind === 0) kind = kindOf(unit);
-    if (kind === 2) {
+    let kind = bmpKind[unit] as UnitKind;
+    if (kind === UnitKind.Unknown) kind = kindOf(unit);
+    if (kind === UnitKind.Mark) {
       at = writer.pushMarks(text, at);
       continue;
     }
-    if (at > start && (unit < FIRST_COMBINING || kind === 1)) break;
-    if (kind === 1) {
+    if (at > start && (unit < FIRST_COMBINING || kind === UnitKind.StartersOnly)) break;
+    if (kind === UnitKind.StartersOnly) {
       // No non-starter in its decomposition: canonically it is a starter sequence; keep it whole.
       writer.pushStarter(unit);
       at++;
@@ -212,12 +249,12 @@ const MAX_CLASSES = 256;
 
 /**
  * The growing output of reorderStretch; runs of non-starters are sorted as they end.
- * A mark unit of kind 2 has class id bmpClassId[unit]; ids[] is written only for the other
+ * A Mark unit has class id bmpClassId[unit]; ids[] is written only for the other
  * mark units (decomposition parts, astral marks), so idAt reads whichever applies.
  */
 class StretchWriter {
   units: Uint16Array;
-  /** Per mark unit not of kind 2 (and per unit of a sorted short run): its class id. */
+  /** Per mark unit that is not a Mark (and per unit of a sorted short run): its class id. */
   ids: Uint16Array;
   /** Per class id: its units in the current run. Zero between runs. */
   readonly counts = new Int32Array(MAX_CLASSES);
@@ -242,7 +279,7 @@ class StretchWriter {
 
   private idAt(i: number): number {
     const unit = this.units[i] as number;
-    return bmpKind[unit] === 2 ? (bmpClassId[unit] as number) : (this.ids[i] as number);
+    return bmpKind[unit] === UnitKind.Mark ? (bmpClassId[unit] as number) : (this.ids[i] as number);
   }
 
   pushMark(unit: number, id: number): void {
@@ -258,7 +295,7 @@ class StretchWriter {
     this.length = length + 1;
   }
 
-  /** Appends text[at] and the units of kind 2 right after it (text[at] is one); returns where they stop. */
+  /** Appends text[at] and the Mark units right after it (text[at] is one); returns where they stop. */
   pushMarks(text: string, at: number): number {
     const { counts } = this;
     const n = text.length;
@@ -268,7 +305,7 @@ class StretchWriter {
     let lastId = this.lastId;
     while (at < n) {
       const unit = text.charCodeAt(at);
-      if (bmpKind[unit] !== 2) break;
+      if (bmpKind[unit] !== UnitKind.Mark) break;
       if (length === units.length) {
         this.length = length;
         this.grow();
@@ -343,7 +380,7 @@ class StretchWriter {
         const sorted = new Uint16Array(runLength);
         for (let i = runStart; i < length; i++) {
           const unit = units[i] as number;
-          const id = bmpKind[unit] === 2 ? (bmpClassId[unit] as number) : (ids[i] as number);
+          const id = bmpKind[unit] === UnitKind.Mark ? (bmpClassId[unit] as number) : (ids[i] as number);
           sorted[slots[id] as number] = unit;
           slots[id] = (slots[id] as number) + 1;
         }
@@ -493,9 +530,9 @@ function normalizeWithLearning(text: string, keepUnits: number): string | null {
   return out.length === 1 ? (out[0] as string) : out.join('');
 }
 
-/** Whether a unit ends a stretch (or starts none): below U+0300, or of kind 1. */
+/** Whether a unit ends a stretch (or starts none): below U+0300, or StartersOnly. */
 function startsNoStretch(unit: number): boolean {
   if (unit < FIRST_COMBINING) return true;
-  const kind = bmpKind[unit] as number;
-  return (kind === 0 ? kindOf(unit) : kind) === 1;
+  const kind = bmpKind[unit] as UnitKind;
+  return (kind === UnitKind.Unknown ? kindOf(unit) : kind) === UnitKind.StartersOnly;
 }

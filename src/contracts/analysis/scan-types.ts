@@ -1,19 +1,17 @@
 /**
  * What the block scan hands to the analysis entry point: flat tables of
  * int32 columns (headings, top-level blocks, inline sources, definition
- * label ranges) rather than an
+ * label ranges, whose table is definitions.ts's DefinitionLabels) rather than an
  * object per record, so a note of 100,000 headings or blocks costs a few
  * bytes per record and no per-record garbage. Invariant: every offset is a
  * UTF-16 offset into the scanned text; record i of a table is the values at
  * index i of its columns, in the order the scan added them. Linear bound:
- * O(1) amortized per add (columns double), O(lines) for InlineSources.lines,
- * O(label length) for DefinitionLabels.label.
+ * O(1) amortized per add (columns double), O(lines) for InlineSources.lines.
  */
-import * as definitions from './definitions';
 import * as growth from './growth';
+import type { DefinitionLabels } from './definitions';
 
 // Imported values are bound once, at load (see chars.ts).
-const { foldLabel } = definitions;
 const { grown, widened } = growth;
 
 /** The empty start of every column (shared: a scan of a small note allocates only the columns it fills). */
@@ -129,46 +127,6 @@ export class BlockTable {
     this.pendSource[entry] = source;
     this.pendNext[entry] = this.pendingFirst[record];
     this.pendingFirst[record] = entry;
-  }
-}
-
-/**
- * The raw label of every definition, in order, as a [start, end) range of a text: the scanned body
- * (text -1) or a content run joined from its lines (text i >= 0, when its lines were not one slice of
- * the body). Labels become strings only when asked for (an inline pass needs them).
- */
-export class DefinitionLabels {
-  count = 0;
-  private readonly texts: string[] = [];
-  private text: Int32Array = NO_INTS;
-  private start: Int32Array = NO_INTS;
-  private end: Int32Array = NO_INTS;
-
-  constructor(private readonly body: string) {}
-
-  /** Registers a joined content text; returns its index for `add`. */
-  addText(text: string): number {
-    this.texts.push(text);
-    return this.texts.length - 1;
-  }
-
-  add(text: number, start: number, end: number): void {
-    if (this.count === this.text.length) {
-      const needed = this.count + 1;
-      this.text = widened(this.text, needed);
-      this.start = widened(this.start, needed);
-      this.end = widened(this.end, needed);
-    }
-    this.text[this.count] = text;
-    this.start[this.count] = start;
-    this.end[this.count] = end;
-    this.count++;
-  }
-
-  /** Label `index` as written, whitespace runs (line endings included) folded to one space. */
-  label(index: number): string {
-    const text = this.text[index] === -1 ? this.body : this.texts[this.text[index]];
-    return foldLabel(text.slice(this.start[index], this.end[index]));
   }
 }
 
