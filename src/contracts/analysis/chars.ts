@@ -157,8 +157,10 @@ export function isJsWhitespace(code: number): boolean {
 /**
  * The code unit at `at` when it is before `end`, else -1 (the scans' "no char"). A module
  * function rather than a closure per call: under keepNames each closure costs a defineProperty.
+ * `end` has no default: a default parameter doubles the bytecode, and callers inline this many
+ * times over, within one inlining budget per optimized function.
  */
-export function codeAt(text: string, at: number, end = text.length): number {
+export function codeAt(text: string, at: number, end: number): number {
   return at < end ? text.charCodeAt(at) : -1;
 }
 
