@@ -183,19 +183,84 @@ function classIdBefore(text: string, at: number): number {
   return c === undefined || c === null ? -1 : c.id;
 }
 
+/** The numbers of a class group in CutRuns, in order, then the group's length. */
+const enum Group {
+  Id,
+  KeepEnd,
+  End,
+  Stride,
+}
+
+/**
+ * The runs of a rewritten stretch that hold a class group longer than the keep limit, each with
+ * every class group it holds, in canonical (rising class) order: the group's class id, keepEnd and
+ * end. The engine sees a group's units up to keepEnd; units[keepEnd, end) is the part of a long
+ * group it never sees (keepEnd = end for the others); a group starts where the one before it ends.
+ * One flat list, read and written only here: per run its group count, then Group.Stride numbers per
+ * group. A run is a handle (its index in the list); runs go from 0 to `end`, `next` steps.
+ */
+class CutRuns {
+  private readonly list: number[] = [];
+
+  get end(): number {
+    return this.list.length;
+  }
+
+  /** The run after `run`. */
+  next(run: number): number {
+    return run + 1 + Group.Stride * this.groupCount(run);
+  }
+
+  groupCount(run: number): number {
+    return this.list[run] as number;
+  }
+
+  /** Group g of `run`: a handle for groupId, keepEnd and groupEnd. */
+  group(run: number, g: number): number {
+    return run + 1 + Group.Stride * g;
+  }
+
+  groupId(group: number): number {
+    return this.list[group + Group.Id] as number;
+  }
+
+  keepEnd(group: number): number {
+    return this.list[group + Group.KeepEnd] as number;
+  }
+
+  groupEnd(group: number): number {
+    return this.list[group + Group.End] as number;
+  }
+
+  /** Starts a run with no group; returns it. */
+  openRun(): number {
+    this.list.push(0);
+    return this.list.length - 1;
+  }
+
+  /** Appends a group to `run`, the last run opened. */
+  addGroup(run: number, id: number, keepEnd: number, end: number): void {
+    this.list.push(id, keepEnd, end);
+    this.list[run] = (this.list[run] as number) + 1;
+  }
+
+  /** Takes back `run`, the last run opened, with its groups. */
+  dropRun(run: number): void {
+    this.list.length = run;
+  }
+}
+
 /**
  * A stretch rewritten: its canonical decomposition with every run of non-starters stably
- * sorted by class, in units[0, length). `cuts` lists each run that holds a class group
- * longer than the keep limit as [runEnd, groupCount, then per group id, start, keepEnd, end]:
- * units[keepEnd, end) is the part of a long group the engine never sees (keepEnd = end for
- * the others).
+ * sorted by class, in units[0, length), and the runs whose long class groups the engine is
+ * spared (`cuts`).
  */
 interface Stretch {
   /** Where the stretch ends in the text (the first unit below U+0300 or StartersOnly). */
   end: number;
   units: Uint16Array;
   length: number;
-  cuts: number[];
+  cuts: CutRuns;
   /** Whether units[] holds a lone surrogate (copied from the text as a starter). */
   loneSurrogate: boolean;
 }
@@ -265,7 +330,7 @@ class StretchWriter {
   /** The class id of the run's last mark (-1: none yet). */
   lastId = -1;
   loneSurrogate = false;
-  readonly cuts: number[] = [];
+  readonly cuts = new CutRuns();
 
   constructor(
     capacity: number,
@@ -395,11 +460,10 @@ class StretchWriter {
     this.lastId = -1;
   }
 
-  /** Appends the run's groups to `cuts` if one of them is longer than keepUnits. */
+  /** Appends the run and its groups to `cuts` if one of them is longer than keepUnits. */
   private recordGroups(): void {
     const { cuts, keepUnits, units, counts } = this;
-    const at = cuts.length;
-    cuts.push(this.length, 0);
+    const run = cuts.openRun();
     let long = false;
     let groupStart = this.runStart;
     for (const c of classes) {
@@ -413,11 +477,10 @@ class StretchWriter {
         // Never split an astral mark.
         if (isLowSurrogate(units[keepEnd] as number)) keepEnd++;
       }
-      cuts.push(c.id, groupStart, keepEnd, groupEnd);
-      cuts[at + 1] = (cuts[at + 1] as number) + 1;
+      cuts.addGroup(run, c.id, keepEnd, groupEnd);
       groupStart = groupEnd;
     }
-    if (!long) cuts.length = at;
+    if (!long) cuts.dropRun(run);
   }
 }
 
@@ -437,13 +500,12 @@ function emitStretch(stretch: Stretch, pending: string[], out: string[]): boolea
   const { units, cuts } = stretch;
   const kind: UnitsKind = stretch.loneSurrogate ? 'any' : 'well-formed';
   let position = 0;
-  for (let c = 0; c < cuts.length; ) {
-    const count = cuts[c + 1] as number;
-    const first = c + 2;
-    c = first + 4 * count;
-    for (let g = first; g < c; g += 4) {
-      pending.push(unitsToString(units, position, cuts[g + 2] as number, kind));
-      position = cuts[g + 3] as number;
+  for (let run = 0; run < cuts.end; run = cuts.next(run)) {
+    const count = cuts.groupCount(run);
+    for (let g = 0; g < count; g++) {
+      const group = cuts.group(run, g);
+      pending.push(unitsToString(units, position, cuts.keepEnd(group), kind));
+      position = cuts.groupEnd(group);
     }
     const composed = pending.join('').normalize('NFC');
     pending.length = 0;
@@ -453,21 +515,21 @@ function emitStretch(stretch: Stretch, pending: string[], out: string[]): boolea
     const ends: number[] = new Array(count);
     let at = composed.length;
     for (let g = count - 1; g >= 0; g--) {
-      const group = first + 4 * g;
+      const group = cuts.group(run, g);
       ends[g] = at;
-      const id = cuts[group] as number;
+      const id = cuts.groupId(group);
       let kept = 0;
       while (at > 0 && classIdBefore(composed, at) === id) {
         at -= isLowSurrogate(composed.charCodeAt(at - 1)) && at >= 2 && isHighSurrogate(composed.charCodeAt(at - 2)) ? 2 : 1;
         kept++;
       }
-      if (kept === 0 && (cuts[group + 2] as number) < (cuts[group + 3] as number)) return false;
+      if (kept === 0 && cuts.keepEnd(group) < cuts.groupEnd(group)) return false;
     }
     let from = 0;
     for (let g = 0; g < count; g++) {
-      const group = first + 4 * g;
-      const keepEnd = cuts[group + 2] as number;
-      const end = cuts[group + 3] as number;
+      const group = cuts.group(run, g);
+      const keepEnd = cuts.keepEnd(group);
+      const end = cuts.groupEnd(group);
       if (keepEnd === end) continue;
       out.push(composed.slice(from, ends[g]), unitsToString(units, keepEnd, end, 'well-formed'));
       from = ends[g] as number;

@@ -18,9 +18,17 @@ const { grown, widened } = growth;
 const NO_INTS = new Int32Array(0);
 const NO_BYTES = new Uint8Array(0);
 
+/** The ints of a line's entry in InlineSources' bounds, in order, then the entry's length. */
+const enum LineBound {
+  Start,
+  End,
+  Stride,
+}
+
 /**
  * The inline sources (a heading's text lines or a paragraph's lines, container prefixes removed):
- * source i is lines first[i] .. first[i + 1] - 1 of one table of [start, end) offsets.
+ * source i is lines first[i] .. first[i + 1] - 1 of one table of lines, each a [start, end) offset
+ * pair (LineBound) in `bounds`.
  */
 export class InlineSources {
   length = 0;
@@ -30,22 +38,26 @@ export class InlineSources {
 
   /** Adds the source of lines [from, to) of `starts`/`ends`; returns its index. */
   add(starts: ArrayLike<number>, ends: ArrayLike<number>, from: number, to: number): number {
-    if (2 * (this.lineCount + to - from) > this.bounds.length) this.bounds = widened(this.bounds, 2 * (this.lineCount + to - from));
-    for (let line = from; line < to; line++) {
-      this.bounds[2 * this.lineCount] = starts[line];
-      this.bounds[2 * this.lineCount + 1] = ends[line];
-      this.lineCount++;
-    }
+    const needed = LineBound.Stride * (this.lineCount + to - from);
+    if (needed > this.bounds.length) this.bounds = widened(this.bounds, needed);
+    for (let line = from; line < to; line++) this.putLine(starts[line], ends[line]);
     return this.close();
   }
 
   /** Adds a one-line source [start, end); returns its index. */
   addLine(start: number, end: number): number {
-    if (2 * this.lineCount + 2 > this.bounds.length) this.bounds = widened(this.bounds, 2 * this.lineCount + 2);
-    this.bounds[2 * this.lineCount] = start;
-    this.bounds[2 * this.lineCount + 1] = end;
-    this.lineCount++;
+    const needed = LineBound.Stride * (this.lineCount + 1);
+    if (needed > this.bounds.length) this.bounds = widened(this.bounds, needed);
+    this.putLine(start, end);
     return this.close();
+  }
+
+  /** Appends a line (its room is made). */
+  private putLine(start: number, end: number): void {
+    const at = LineBound.Stride * this.lineCount;
+    this.bounds[at + LineBound.Start] = start;
+    this.bounds[at + LineBound.End] = end;
+    this.lineCount++;
   }
 
   private close(): number {
@@ -58,7 +70,10 @@ export class InlineSources {
   lines(text: string, index: number): string[] {
     const from = this.first[index];
     const lines: string[] = new Array(this.first[index + 1] - from);
-    for (let line = 0; line < lines.length; line++) lines[line] = text.slice(this.bounds[2 * (from + line)], this.bounds[2 * (from + line) + 1]);
+    for (let line = 0; line < lines.length; line++) {
+      const at = LineBound.Stride * (from + line);
+      lines[line] = text.slice(this.bounds[at + LineBound.Start], this.bounds[at + LineBound.End]);
+    }
     return lines;
   }
 }
