@@ -1,7 +1,9 @@
 /**
- * Reference-label lookup for the inline pass (inline.ts): whether the text between a bracket
- * opener and a `]` names a definition, compared the way micromark 4.0.3 compares it (the raw
- * source of the span, escapes NOT resolved, through normalizeIdentifier).
+ * Reference labels for the inline pass (inline.ts): the full reference label after a `]`
+ * (scanReferenceLabel, as micromark 4.0.3's factoryLabel reads it: at most 999 chars, no
+ * unescaped bracket, not blank), and the lookup of whether the text between a bracket opener and a
+ * `]` names a definition, compared the way micromark compares it (the raw source of the span,
+ * escapes NOT resolved, through micromark-util-normalize-identifier).
  *
  * Invariant: `LabelLookup.defined(start, end)` is exactly
  * `definitions.has(normalizeLabel(src.slice(start, end)))`, given that every entry of
@@ -69,6 +71,35 @@ export function resetLabelState(): void {
   expansions.clear();
   labelKeys.definitions = null;
   labelKeys.index = null;
+}
+
+/** A full reference label `[label]` at p (src[p] === '['): the index after its `]`, or -1. */
+export function scanReferenceLabel(src: string, p: number): number {
+  let i = p + 1;
+  let size = 0;
+  let seen = false;
+  for (;;) {
+    let c = src.charCodeAt(i);
+    if (size > 999 || Number.isNaN(c) || c === LBRACKET || (c === RBRACKET && !seen)) return -1;
+    if (c === RBRACKET) return i + 1;
+    if (c === LF || c === CR) {
+      i++;
+      continue;
+    }
+    for (;;) {
+      c = src.charCodeAt(i);
+      if (Number.isNaN(c) || c === LBRACKET || c === RBRACKET || c === LF || c === CR || size++ > 999) break;
+      i++;
+      if (!seen) seen = c !== SPACE && c !== TAB;
+      if (c === BACKSLASH) {
+        const d = src.charCodeAt(i);
+        if (d === LBRACKET || d === BACKSLASH || d === RBRACKET) {
+          i++;
+          size++;
+        }
+      }
+    }
+  }
 }
 
 /** micromark's normalizeIdentifier: collapse [\t\n\r ]+ to ' ', trim, toLowerCase().toUpperCase(). */
