@@ -13,10 +13,10 @@
  * before those memos switches that search to a next-occurrence table over the source, built
  * once. Raw destinations are scanned directly up to 64 characters each, plus at most n/8
  * characters in all past that; a scan that would go further switches to paren events from
- * that point on (ParenTables, link-destination.ts: one per unescaped paren) with one cursor per depth, which answer each later
- * destination in O(1) amortized (their starts never decrease: each is the first non-space
- * after the `(` of a `](`, at increasing `]`). Enclosed destinations `<...>` end at the first
- * `>`, `<` or line ending. Memory: no per-char table unless a query goes backwards; the paren
+ * that point on (ParenTables in link-destination.ts: one per unescaped paren) with one cursor
+ * per depth, which answer each later destination in O(1) amortized (their starts never
+ * decrease: each is the first non-space after the `(` of a `](`, at increasing `]`). Enclosed
+ * destinations `<...>` end at the first `>`, `<` or line ending. Memory: no per-char table unless a query goes backwards; the paren
  * events take O(number of parens).
  */
 
