@@ -31,9 +31,9 @@ import * as containers from './containers';
 import { ContainerStack, IntStack } from './containers';
 import type { Container } from './containers';
 import * as growth from './growth';
-import * as cursor from './cursor';
 import { LineCursor } from './cursor';
-import { BlockTable, DefinitionLabels, HeadingTable, InlineSources } from './scan-types';
+import { DefinitionLabels } from './definitions';
+import { BlockTable, HeadingTable, InlineSources } from './scan-types';
 import type { ContentHost, ScanResult } from './scan-types';
 
 export type { ScanResult } from './scan-types';
@@ -45,11 +45,12 @@ const {
   isJsWhitespace,
 } = chars;
 const { htmlLineCloses, htmlOpening } = htmlFlow;
-const { atxContentEnd, atxContentStart, atxOpeningEnd, fenceOpening, isClosingFence, isSetextUnderline } = leafLines;
+const {
+  atxContentEnd, atxContentStart, atxOpeningEnd, fenceOpening, isClosingFence, isSetextUnderline, isThematicBreak,
+} = leafLines;
 const { endContent } = contentRuns;
 const { newContainer } = containers;
 const { widened } = growth;
-const { isThematicBreak } = cursor;
 
 const enum Flow {
   None,

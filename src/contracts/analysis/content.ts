@@ -11,9 +11,9 @@
  * by the loop that measures it, then skipped).
  */
 import * as chars from './chars';
+import * as references from './character-references';
 import * as definitions from './definitions';
-import * as scanners from './inline-scanners';
-import type { CharacterReference } from './inline-scanners';
+import type { CharacterReference } from './character-references';
 import type { ContentHost } from './scan-types';
 
 // Imported values are bound once, at load (see chars.ts).
@@ -22,7 +22,7 @@ const {
   hasJsNonWhitespace, isAsciiAlphanumeric, isJsWhitespace, isPossiblyMarkup,
 } = chars;
 const { parseDefinition } = definitions;
-const { scanCharacterReference } = scanners;
+const { scanCharacterReference } = references;
 
 /** The content's lines: entries 0 .. count - 1 of the columns (which the block scan reuses and grows). */
 export interface ContentLines {

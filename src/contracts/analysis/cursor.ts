@@ -8,9 +8,11 @@
  * restIsThematicBreak are O(1) after one backward scan of the line each.
  */
 import * as chars from './chars';
+import * as leafLines from './leaf-lines';
 
 // Imported values are bound once, at load (see chars.ts).
 const { DASH, SPACE, STAR, TAB, isSpaceOrTab } = chars;
+const { isThematicBreak } = leafLines;
 
 export abstract class LineCursor {
   readonly body: string;
@@ -92,15 +94,3 @@ export abstract class LineCursor {
     return this.lineStart - 1;
   }
 }
-
-/** `marker` repeated 3+ times from `at`, only spaces/tabs between, nothing after. */
-export function isThematicBreak(body: string, at: number, end: number, marker: number): boolean {
-  let count = 0;
-  for (; at < end; at++) {
-    const code = body.charCodeAt(at);
-    if (code === marker) count++;
-    else if (!isSpaceOrTab(code)) return false;
-  }
-  return count >= 3;
-}
-

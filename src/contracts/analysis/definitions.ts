@@ -5,18 +5,25 @@
  * 4.0.3 accepts, including the 999-code label cap, where a tab counts as
  * the 1-4 codes micromark's preprocessing turns it into, and NUL is the
  * U+FFFD that preprocessing makes of it (the label keeps the NUL).
+ * The labels found are kept in a DefinitionLabels table (here too), for
+ * the inline pass's reference lookups.
  * Linear bound: one call reads forward from `start` once, O(chars read);
  * the caller stops at the first failure, so a content run is read O(1)
- * times in total (a title scan that fails ends the definitions).
+ * times in total (a title scan that fails ends the definitions);
+ * DefinitionLabels.add is O(1) amortized, .label O(label length).
  */
 import * as chars from './chars';
-import type { DefinitionLabels } from './scan-types';
+import * as growth from './growth';
+import * as destinations from './link-destination';
+import { ScanStop } from './link-destination';
 
 // Imported values are bound once, at load (see chars.ts).
-const {
-  APOS, BACKSLASH, COLON, CR, GT, LBRACKET, LF, LPAREN, LT, NUL, QUOTE, RBRACKET, RPAREN, SPACE, TAB, codeAt, isAsciiControl,
-  isSpaceOrTab,
-} = chars;
+const { APOS, BACKSLASH, COLON, CR, LBRACKET, LF, LPAREN, LT, QUOTE, RBRACKET, RPAREN, SPACE, TAB, codeAt, isSpaceOrTab } = chars;
+const { widened } = growth;
+const { NO_PAREN_LIMIT, scanEnclosedDestination, scanRawDestination, startsRawDestination } = destinations;
+
+/** Where a definition's destination scan stopped reading (not read: only a budgeted scan needs it). */
+const destinationStop = new ScanStop();
 
 /** micromark's label cap: more codes than this and it is not a label. */
 const MAX_LABEL_CODES = 999;
@@ -38,13 +45,14 @@ export function parseDefinition(
   labelText: number,
   base: number,
 ): number {
+  const textEnd = text.length;
   // Label.
   let at = start + 1;
   let column = lineColumns[line] + 1;
   let seen = false;
   let codes = 0;
   for (;;) {
-    const code = codeAt(text, at);
+    const code = codeAt(text, at, textEnd);
     if (code === -1 || code === LBRACKET) return -1;
     if (code === RBRACKET) {
       if (!seen) return -1;
@@ -65,7 +73,7 @@ export function parseDefinition(
       column++;
     }
     if (code === BACKSLASH) {
-      const next = codeAt(text, at + 1);
+      const next = codeAt(text, at + 1, textEnd);
       if (next === LBRACKET || next === BACKSLASH || next === RBRACKET) {
         at++;
         codes++;
@@ -77,52 +85,17 @@ export function parseDefinition(
   }
   const labelEnd = at;
   at++;
-  if (codeAt(text, at) !== COLON) return -1;
+  if (codeAt(text, at, textEnd) !== COLON) return -1;
   at++;
   // Whitespace, including at most the line endings content can hold.
   at = skipWhitespaceAndLineEndings(text, at);
-  // Destination: micromark's factoryDestination without a paren depth limit (link resources have
-  // their own copy, with the limit, in inline-links.ts: see scanRawDestination there).
-  let code = codeAt(text, at);
-  if (code === LT) {
-    at++;
-    for (;;) {
-      code = codeAt(text, at);
-      if (code === GT) {
-        at++;
-        break;
-      }
-      if (code === -1 || code === LT || code === LF) return -1;
-      if (code === BACKSLASH) {
-        const next = codeAt(text, at + 1);
-        if (next === LT || next === GT || next === BACKSLASH) at++;
-      }
-      at++;
-    }
-  } else {
-    if (code === -1 || code === SPACE || code === RPAREN || (isAsciiControl(code) && code !== NUL)) return -1;
-    let balance = 0;
-    for (;;) {
-      code = codeAt(text, at);
-      if (balance === 0 && (code === -1 || code === RPAREN || code === LF || code === SPACE || code === TAB)) break;
-      if (code === LPAREN) {
-        balance++;
-        at++;
-        continue;
-      }
-      if (code === RPAREN) {
-        balance--;
-        at++;
-        continue;
-      }
-      if (code === -1 || code === SPACE || (isAsciiControl(code) && code !== NUL)) return -1;
-      if (code === BACKSLASH) {
-        const next = codeAt(text, at + 1);
-        if (next === LPAREN || next === RPAREN || next === BACKSLASH) at++;
-      }
-      at++;
-    }
-  }
+  // Destination: micromark's factoryDestination without a paren depth limit, and no budget (the
+  // rest of the text and its end are within reach).
+  let code = codeAt(text, at, textEnd);
+  if (code === LT) at = scanEnclosedDestination(text, at + 1);
+  else if (startsRawDestination(code)) at = scanRawDestination(text, at, NO_PAREN_LIMIT, textEnd - at + 1, destinationStop);
+  else return -1;
+  if (at < 0) return -1;
   const destinationEnd = at;
   // Optional title, which needs whitespace (or a line ending) before it.
   const titleEnd = parseTitleAfter(text, destinationEnd);
@@ -131,8 +104,8 @@ export function parseDefinition(
     return titleEnd;
   }
   at = destinationEnd;
-  while (isSpaceOrTab(codeAt(text, at))) at++;
-  code = codeAt(text, at);
+  while (isSpaceOrTab(codeAt(text, at, textEnd))) at++;
+  code = codeAt(text, at, textEnd);
   if (code === -1 || code === LF) {
     labels.add(labelText, base + start + 1, base + labelEnd);
     return at;
@@ -150,15 +123,16 @@ function skipWhitespaceAndLineEndings(text: string, at: number): number {
 
 /** Title with its leading whitespace and trailing spaces up to a line end; returns that end or -1. */
 function parseTitleAfter(text: string, at: number): number {
-  let code = codeAt(text, at);
+  const textEnd = text.length;
+  let code = codeAt(text, at, textEnd);
   if (!(code === SPACE || code === TAB || code === LF)) return -1;
   at = skipWhitespaceAndLineEndings(text, at);
-  code = codeAt(text, at);
+  code = codeAt(text, at, textEnd);
   if (code !== QUOTE && code !== APOS && code !== LPAREN) return -1;
   const marker = code === LPAREN ? RPAREN : code;
   at++;
   for (;;) {
-    code = codeAt(text, at);
+    code = codeAt(text, at, textEnd);
     if (code === marker) {
       at++;
       break;
@@ -167,17 +141,17 @@ function parseTitleAfter(text: string, at: number): number {
     if (code === LF) {
       at++;
       // A title may continue on the next line, after its line prefix.
-      while (isSpaceOrTab(codeAt(text, at))) at++;
+      while (isSpaceOrTab(codeAt(text, at, textEnd))) at++;
       continue;
     }
     if (code === BACKSLASH) {
-      const next = codeAt(text, at + 1);
+      const next = codeAt(text, at + 1, textEnd);
       if (next === marker || next === BACKSLASH) at++;
     }
     at++;
   }
-  while (isSpaceOrTab(codeAt(text, at))) at++;
-  code = codeAt(text, at);
+  while (isSpaceOrTab(codeAt(text, at, textEnd))) at++;
+  code = codeAt(text, at, textEnd);
   return code === -1 || code === LF ? at : -1;
 }
 
@@ -194,4 +168,47 @@ export function foldLabel(raw: string): string {
     }
   }
   return raw;
+}
+
+/** The empty start of the label columns (a note without definitions allocates none). */
+const NO_INTS = new Int32Array(0);
+
+/**
+ * The raw label of every definition, in order, as a [start, end) range of a text: the scanned body
+ * (text -1) or a content run joined from its lines (text i >= 0, when its lines were not one slice of
+ * the body). Labels become strings only when asked for (an inline pass needs them).
+ */
+export class DefinitionLabels {
+  count = 0;
+  private readonly texts: string[] = [];
+  private text: Int32Array = NO_INTS;
+  private start: Int32Array = NO_INTS;
+  private end: Int32Array = NO_INTS;
+
+  constructor(private readonly body: string) {}
+
+  /** Registers a joined content text; returns its index for `add`. */
+  addText(text: string): number {
+    this.texts.push(text);
+    return this.texts.length - 1;
+  }
+
+  add(text: number, start: number, end: number): void {
+    if (this.count === this.text.length) {
+      const needed = this.count + 1;
+      this.text = widened(this.text, needed);
+      this.start = widened(this.start, needed);
+      this.end = widened(this.end, needed);
+    }
+    this.text[this.count] = text;
+    this.start[this.count] = start;
+    this.end[this.count] = end;
+    this.count++;
+  }
+
+  /** Label `index` as written, whitespace runs (line endings included) folded to one space. */
+  label(index: number): string {
+    const text = this.text[index] === -1 ? this.body : this.texts[this.text[index]];
+    return foldLabel(text.slice(this.start[index], this.end[index]));
+  }
 }

@@ -23,11 +23,24 @@ const {
 } = runRecords;
 const { widened } = growth;
 
-/** matchEmphasis frame layout. */
+/**
+ * The openers-bottoms of a run, one per key: the closer's marker (`*` keys first), whether the
+ * closer can also open, and its size mod 3 (bottomKey).
+ */
+const KEYS_PER_MARKER = 6;
+const KEYS_PER_CAN_OPEN = 3;
+const BOTTOM_KEYS = 2 * KEYS_PER_MARKER;
+
+/** The openers-bottom key of a closer. */
+function bottomKey(star: boolean, closerOpens: boolean, closerSize: number): number {
+  return (star ? 0 : KEYS_PER_MARKER) + (closerOpens ? KEYS_PER_CAN_OPEN : 0) + (closerSize % 3);
+}
+
+/** A frame of the match stack, FRAME ints: the run's next closer, its floor, then its BOTTOM_KEYS openers-bottoms. */
 const F_CLOSER = 0;
 const F_FLOOR = 1;
 const F_BOTTOM = 2;
-const FRAME = F_BOTTOM + 12;
+const FRAME = F_BOTTOM + BOTTOM_KEYS;
 
 /** The frame stack of one pass's emphasis matching, kept between its calls. */
 export class EmphasisRuns {
@@ -51,7 +64,7 @@ export class EmphasisRuns {
     let matched = false;
     frames[F_CLOSER] = first;
     frames[F_FLOOR] = floor;
-    for (let key = 0; key < 12; key++) frames[F_BOTTOM + key] = floor;
+    for (let key = 0; key < BOTTOM_KEYS; key++) frames[F_BOTTOM + key] = floor;
     let depth = 1;
     while (depth > 0) {
       const f = (depth - 1) * FRAME;
@@ -70,7 +83,7 @@ export class EmphasisRuns {
       const closerSize = runRemaining(records, closer);
       const closerOpens = runCanOpen(closerInfo);
       // openers-bottom[key]: openers whose id is below this cannot match closers of that key.
-      const key = f + F_BOTTOM + (star ? 0 : 6) + (closerOpens ? 3 : 0) + (closerSize % 3);
+      const key = f + F_BOTTOM + bottomKey(star, closerOpens, closerSize);
       const limit = frames[key] as number;
       let opener = runPrev(records, closer);
       while (opener !== NONE) {
@@ -102,9 +115,9 @@ export class EmphasisRuns {
       const inside = detachBetween(records, opener, closer);
       if (openerSize === use) unlinkRun(records, opener);
       else {
-        // The opener's size changed: it may now suit closers it was ruled out for.
-        const base = f + F_BOTTOM + (star ? 0 : 6);
-        for (let k = base; k < base + 6; k++) {
+        // The opener's size changed: it may now suit closers it was ruled out for (every key of its marker).
+        const base = f + F_BOTTOM + bottomKey(star, false, 0);
+        for (let k = base; k < base + KEYS_PER_MARKER; k++) {
           if ((frames[k] as number) > opener) frames[k] = opener;
         }
       }

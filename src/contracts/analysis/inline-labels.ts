@@ -1,7 +1,9 @@
 /**
- * Reference-label lookup for the inline pass (inline.ts): whether the text between a bracket
- * opener and a `]` names a definition, compared the way micromark 4.0.3 compares it (the raw
- * source of the span, escapes NOT resolved, through normalizeIdentifier).
+ * Reference labels for the inline pass (inline.ts): the full reference label after a `]`
+ * (scanReferenceLabel, as micromark 4.0.3's factoryLabel reads it: at most 999 chars, no
+ * unescaped bracket, not blank), and the lookup of whether the text between a bracket opener and a
+ * `]` names a definition, compared the way micromark compares it (the raw source of the span,
+ * escapes NOT resolved, through micromark-util-normalize-identifier).
  *
  * Invariant: `LabelLookup.defined(start, end)` is exactly
  * `definitions.has(normalizeLabel(src.slice(start, end)))`, given that every entry of
@@ -32,19 +34,73 @@
  * Full-reference labels (`[text][label]`) are bounded by scanReferenceLabel and also
  * disjoint. A lookup in the hash index reads at most MAX_PROBE + 1 slots and one key
  * whatever the keys (crafted collisions only send spans to the slow path); the index costs
- * O(total key length) once per definitions set (scratch.ts keeps it across the passes of one
- * note). caseFold learns each distinct unit once per note (one short string each, at most one
- * per span char) into scratch.ts, whose reset after the note clears what was learnt, so the
- * table never tells which chars an earlier note used. Memory: O(number of definitions), plus
- * one 128 KiB table per isolate once a non-ASCII label char is read (all zeros between notes).
+ * O(total key length) once per definitions set (kept here across the passes of one note, in
+ * labelKeys). caseFold learns each distinct unit once per note (one short string each, at most
+ * one per span char) into caseFolds, which resetLabelState clears after the note (scratch.ts
+ * runs it), so the table never tells which chars an earlier note used. Memory: O(number of
+ * definitions), plus one 128 KiB table per isolate once a non-ASCII label char is read (all
+ * zeros between notes).
  */
 
 import * as chars from './chars';
-import * as scratch from './scratch';
 
 // Imported values are bound once, at load (see chars.ts).
 const { BACKSLASH, CR, DEL, LBRACKET, LF, RBRACKET, SPACE, TAB, asciiUpper, isAsciiLower, isSpaceOrEol, isSurrogate } = chars;
-const { caseFolds, labelKeys } = scratch;
+
+// ---------------------------------------------------------------- kept state (cleared after each note)
+
+/**
+ * Case folds of label code units: `table[c]` is what c folds to (0 = not asked yet; the table
+ * exists once a non-ASCII label unit is read), `expansions` the folds longer than one unit,
+ * `learnt` every unit set in the table since the last reset.
+ */
+export const caseFolds: { table: Uint16Array | null; readonly expansions: Map<number, string>; readonly learnt: number[] } = {
+  table: null,
+  expansions: new Map(),
+  learnt: [],
+};
+
+/** The key index of the definitions set the note's passes share. */
+export const labelKeys: { definitions: ReadonlySet<string> | null; index: KeyIndex | null } = { definitions: null, index: null };
+
+/** Forgets what the note taught caseFolds and labelKeys (scratch.ts runs it after each note): O(units learnt). */
+export function resetLabelState(): void {
+  const { table, expansions, learnt } = caseFolds;
+  if (table !== null) for (const c of learnt) table[c] = 0;
+  learnt.length = 0;
+  expansions.clear();
+  labelKeys.definitions = null;
+  labelKeys.index = null;
+}
+
+/** A full reference label `[label]` at p (src[p] === '['): the index after its `]`, or -1. */
+export function scanReferenceLabel(src: string, p: number): number {
+  let i = p + 1;
+  let size = 0;
+  let seen = false;
+  for (;;) {
+    let c = src.charCodeAt(i);
+    if (size > 999 || Number.isNaN(c) || c === LBRACKET || (c === RBRACKET && !seen)) return -1;
+    if (c === RBRACKET) return i + 1;
+    if (c === LF || c === CR) {
+      i++;
+      continue;
+    }
+    for (;;) {
+      c = src.charCodeAt(i);
+      if (Number.isNaN(c) || c === LBRACKET || c === RBRACKET || c === LF || c === CR || size++ > 999) break;
+      i++;
+      if (!seen) seen = c !== SPACE && c !== TAB;
+      if (c === BACKSLASH) {
+        const d = src.charCodeAt(i);
+        if (d === LBRACKET || d === BACKSLASH || d === RBRACKET) {
+          i++;
+          size++;
+        }
+      }
+    }
+  }
+}
 
 /** micromark's normalizeIdentifier: collapse [\t\n\r ]+ to ' ', trim, toLowerCase().toUpperCase(). */
 export function normalizeLabel(label: string): string {

@@ -1,7 +1,7 @@
 /**
  * Link resources `(destination "title")` for the inline pass (inline.ts), as micromark 4.0.3's
- * factoryDestination / factoryTitle / factoryWhitespace read them after a `](`, over the
- * prepared inline source.
+ * label-end reads them after a `](` with factoryWhitespace, factoryDestination (link-destination.ts,
+ * shared with definitions) and factoryTitle, over the prepared inline source.
  *
  * Invariant: `LinkScanner.resource(p)` is the index after the resource's `)` or -1, exactly
  * where micromark would accept it, for queries at increasing p (as the pass makes them, one
@@ -13,22 +13,20 @@
  * before those memos switches that search to a next-occurrence table over the source, built
  * once. Raw destinations are scanned directly up to 64 characters each, plus at most n/8
  * characters in all past that; a scan that would go further switches to paren events from
- * that point on (one per unescaped paren) with one cursor per depth, which answer each later
- * destination in O(1) amortized (their starts never decrease: each is the first non-space
- * after the `(` of a `](`, at increasing `]`). Enclosed destinations `<...>` end at the first
- * `>`, `<` or line ending. Memory: no per-char table unless a query goes backwards; the paren
+ * that point on (ParenTables in link-destination.ts: one per unescaped paren) with one cursor
+ * per depth, which answer each later destination in O(1) amortized (their starts never
+ * decrease: each is the first non-space after the `(` of a `](`, at increasing `]`). Enclosed
+ * destinations `<...>` end at the first `>`, `<` or line ending. Memory: no per-char table unless a query goes backwards; the paren
  * events take O(number of parens).
  */
 
 import * as chars from './chars';
-import * as growth from './growth';
+import * as destinations from './link-destination';
+import { ParenTables, ScanStop } from './link-destination';
 
 // Imported values are bound once, at load (see chars.ts).
-const { APOS, BACKSLASH, CR, DEL, GT, LF, LPAREN, LT, QUOTE, RPAREN, SPACE, isAsciiControl, isSpaceOrEol } = chars;
-const { widened } = growth;
-
-/** Larger than any index (a small integer, unlike Infinity). */
-const NEVER = 0x3fffffff;
+const { APOS, BACKSLASH, LPAREN, LT, QUOTE, RPAREN, isSpaceOrEol } = chars;
+const { RESOURCE_PAREN_DEPTH, scanEnclosedDestination, scanRawDestination, startsRawDestination } = destinations;
 
 /**
  * Link resources `(dest "title")` and whitespace runs. Queries almost always arrive in source
@@ -49,8 +47,8 @@ export class LinkScanner {
   private nearTo = -1;
   /** Chars raw destinations may still scan directly past the per-query budget (see rawDestination). */
   private directSpare: number;
-  /** Where the last direct destination scan stopped reading (the index after its last char read). */
-  scanStop = 0;
+  /** Where the last direct destination scan stopped reading. */
+  private readonly scanStop = new ScanStop();
   private nextNonSpace: Int32Array | null = null;
   private parens: ParenTables | null = null;
   private quoteTitles: TitleSearch | null = null;
@@ -111,7 +109,7 @@ export class LinkScanner {
     let i = this.skipSpace(p + 1);
     let c = src.charCodeAt(i);
     if (c === RPAREN) return i + 1;
-    i = c === LT ? this.enclosedDestination(i + 1) : this.rawDestination(i);
+    i = c === LT ? scanEnclosedDestination(src, i + 1) : this.rawDestination(i);
     if (i < 0) return -1;
     c = src.charCodeAt(i);
     if (isSpaceOrEol(c)) {
@@ -139,20 +137,6 @@ export class LinkScanner {
     return titles.end(i);
   }
 
-  private enclosedDestination(i: number): number {
-    const src = this.src;
-    for (;;) {
-      const c = src.charCodeAt(i);
-      if (c === GT) return i + 1;
-      if (Number.isNaN(c) || c === LT || c === LF || c === CR) return -1;
-      i++;
-      if (c === BACKSLASH) {
-        const d = src.charCodeAt(i);
-        if (d === LT || d === GT || d === BACKSLASH) i++;
-      }
-    }
-  }
-
   /**
    * A raw destination from i: scanned directly up to 64 chars, or further while the spare
    * allowance (an eighth of the source over the whole pass) lasts; a scan that runs out
@@ -160,12 +144,11 @@ export class LinkScanner {
    */
   private rawDestination(i: number): number {
     const src = this.src;
-    const c = src.charCodeAt(i);
-    if (Number.isNaN(c) || c === SPACE || c === RPAREN || isAsciiControl(c)) return -1;
+    if (!startsRawDestination(src.charCodeAt(i))) return -1;
     if (this.parens !== null) return this.parens.destinationEnd(i);
-    const end = scanRawDestination(src, i, DIRECT_BUDGET + this.directSpare, this);
+    const end = scanRawDestination(src, i, RESOURCE_PAREN_DEPTH, DIRECT_BUDGET + this.directSpare, this.scanStop);
     if (end !== -2) {
-      const over = this.scanStop - i - DIRECT_BUDGET;
+      const over = this.scanStop.at - i - DIRECT_BUDGET;
       if (over > 0) this.directSpare -= over;
       return end;
     }
@@ -177,8 +160,6 @@ export class LinkScanner {
 
 /** Chars any raw destination may scan directly before the spare allowance is drawn on. */
 const DIRECT_BUDGET = 64;
-/** micromark's paren depth limit for the raw destination of a link resource (a definition's has none). */
-const RESOURCE_PAREN_DEPTH = 32;
 
 /**
  * The closing marker of link titles with one closer kind: for content starting at i, the first
@@ -240,169 +221,3 @@ class TitleSearch {
   }
 }
 
-/**
- * micromark's raw destination (factoryDestination, paren depth limit RESOURCE_PAREN_DEPTH) from
- * i: its end, -1 when it fails, or -2 when it runs past `budget` characters undecided. Sets
- * `read.scanStop`, the index after the last char it read. definitions.ts reads a definition's
- * destination with its own loop, on purpose: one scanner fed both the block scan's slices of the
- * body and the inline pass's flat sources gets mixed type feedback, which made the link floods
- * 5-15% slower.
- */
-function scanRawDestination(src: string, i: number, budget: number, read: { scanStop: number }): number {
-  const stop = i + budget;
-  let balance = 0;
-  for (;;) {
-    if (i >= stop) {
-      read.scanStop = i;
-      return -2;
-    }
-    const c = src.charCodeAt(i);
-    const end = Number.isNaN(c);
-    if (balance === 0 && (end || c === RPAREN || isSpaceOrEol(c))) {
-      read.scanStop = i + 1;
-      return i;
-    }
-    if (c === LPAREN && balance < RESOURCE_PAREN_DEPTH) {
-      balance++;
-      i++;
-      continue;
-    }
-    if (c === RPAREN) {
-      balance--;
-      i++;
-      continue;
-    }
-    if (end || c === SPACE || c === LPAREN || isAsciiControl(c)) {
-      read.scanStop = i + 1;
-      return -1;
-    }
-    i++;
-    if (c === BACKSLASH) {
-      const d = src.charCodeAt(i);
-      if (d === LPAREN || d === RPAREN || d === BACKSLASH) i++;
-    }
-  }
-}
-
-/**
- * Raw destinations in O(1) amortized each, for queries at non-decreasing start positions from
- * `origin` on (none of them the second char of an escape pair). With depth(j) = unescaped '('
- * minus ')' in [origin, j), a destination starting at s ends at the first of: the ')' that
- * takes depth below depth(s) (success), the '(' that takes it to depth(s) + 33 (failure:
- * micromark's limit), or the next space, control or end (success only at depth(s)). Only the
- * parens are recorded (one event each: the index just after it and the depth it leads to);
- * the first event reaching a depth is found with one cursor per depth value, depth(s) and
- * depth(stop) with one cursor each, and the next stop with a forward memo.
- */
-class ParenTables {
-  private readonly eventAt: Int32Array;
-  private readonly eventDepth: Int32Array;
-  private readonly events: number;
-  private readonly minDepth: number;
-  /** Event indices (just after a paren) grouped by the depth they lead to (CSR), ascending within a depth. */
-  private readonly reach: Int32Array;
-  private readonly reachEnd: Int32Array;
-  /** Per depth: the next candidate in `reach` (queries arrive at increasing positions). */
-  private readonly cursor: Int32Array;
-  /** Events at or before the last start / the last stop. */
-  private startEvents = 0;
-  private stopEvents = 0;
-  /** The next stop at or after the last start (-1: none found yet). */
-  private stop = -1;
-
-  constructor(
-    private readonly src: string,
-    origin: number,
-  ) {
-    const n = src.length;
-    let eventAt = new Int32Array(64);
-    let eventDepth = new Int32Array(64);
-    let events = 0;
-    let d = 0;
-    let min = 0;
-    let max = 0;
-    let k = origin;
-    while (k < n) {
-      const c = src.charCodeAt(k);
-      k++;
-      if (c > BACKSLASH) continue;
-      if (c === BACKSLASH) {
-        const e = src.charCodeAt(k);
-        if (e === LPAREN || e === RPAREN || e === BACKSLASH) k++;
-        continue;
-      }
-      if (c !== LPAREN && c !== RPAREN) continue;
-      d += c === LPAREN ? 1 : -1;
-      if (d < min) min = d;
-      if (d > max) max = d;
-      if (events === eventAt.length) {
-        eventAt = widened(eventAt, events + 1);
-        eventDepth = widened(eventDepth, events + 1);
-      }
-      eventAt[events] = k;
-      eventDepth[events] = d;
-      events++;
-    }
-    this.eventAt = eventAt;
-    this.eventDepth = eventDepth;
-    this.events = events;
-    this.minDepth = min;
-    // Counting pass, then fill: each event's index under the depth it leads to.
-    const values = max - min + 1;
-    const starts = new Int32Array(values + 1);
-    for (let e = 0; e < events; e++) starts[(eventDepth[e] as number) - min + 1]++;
-    for (let v = 0; v < values; v++) starts[v + 1] = (starts[v + 1] as number) + (starts[v] as number);
-    const fill = starts.slice(0, values);
-    const reach = new Int32Array(events);
-    for (let e = 0; e < events; e++) {
-      const v = (eventDepth[e] as number) - min;
-      reach[fill[v] as number] = eventAt[e] as number;
-      fill[v] = (fill[v] as number) + 1;
-    }
-    this.reach = reach;
-    this.reachEnd = starts.subarray(1);
-    fill.set(starts.subarray(0, values));
-    this.cursor = fill;
-  }
-
-  /** The first event index after `after` that leads to depth `value`, or NEVER. */
-  private firstReach(value: number, after: number): number {
-    const v = value - this.minDepth;
-    if (v < 0 || v >= this.cursor.length) return NEVER;
-    let at = this.cursor[v] as number;
-    const end = this.reachEnd[v] as number;
-    while (at < end && (this.reach[at] as number) <= after) at++;
-    this.cursor[v] = at;
-    return at < end ? (this.reach[at] as number) : NEVER;
-  }
-
-  destinationEnd(s: number): number {
-    const src = this.src;
-    const eventAt = this.eventAt;
-    let e = this.startEvents;
-    while (e < this.events && (eventAt[e] as number) <= s) e++;
-    this.startEvents = e;
-    const base = e === 0 ? 0 : (this.eventDepth[e - 1] as number);
-    let stop = this.stop;
-    if (stop < s) {
-      const n = src.length;
-      stop = s;
-      while (stop < n) {
-        const c = src.charCodeAt(stop);
-        if (c <= SPACE || c === DEL) break;
-        stop++;
-      }
-      this.stop = stop;
-    }
-    // A reach index is just after the paren that changed the depth.
-    const close = this.firstReach(base - 1, s) - 1;
-    const overflow = this.firstReach(base + RESOURCE_PAREN_DEPTH + 1, s) - 1;
-    if (close < stop && close < overflow) return close;
-    if (overflow < stop) return -1;
-    e = this.stopEvents;
-    while (e < this.events && (eventAt[e] as number) <= stop) e++;
-    this.stopEvents = e;
-    if ((e === 0 ? 0 : (this.eventDepth[e - 1] as number)) !== base) return -1;
-    return stop === src.length || isSpaceOrEol(src.charCodeAt(stop)) ? stop : -1;
-  }
-}

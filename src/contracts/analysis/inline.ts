@@ -15,11 +15,13 @@
  * chars of chars.ts. Emphasis is matched over a delimiter list by inline-emphasis.ts
  * (openers-bottom, runs inside a new emphasis matched again as micromark does, see its bound);
  * brackets use a stack with a floor below which link openers are inactive; code spans find their
- * closer through one shared lazy scan (BacktickRuns); lookahead scanners (inline-scanners.ts) are
- * memoized. Each edit, delimiter run and bracket is one fixed-size Int32Array record of its
- * stream (inline-items.ts, inline-delimiters.ts, inline-brackets.ts: only they know the packing),
- * written once, in buffers kept from the previous pass (scratch.ts); a stream that outgrows its
- * buffer is copied into one sized by its records so far projected over the source, at least
+ * closer through one shared lazy scan (BacktickRuns, inline-code.ts); the other lookahead
+ * scanners (one module per construct: character-references.ts, inline-autolinks.ts,
+ * inline-html.ts, inline-links.ts, inline-labels.ts) are memoized or bounded. Each edit, delimiter
+ * run and bracket is one fixed-size Int32Array record of its stream (inline-items.ts,
+ * inline-delimiters.ts, inline-brackets.ts: only they know the packing), written once, in buffers
+ * kept from the previous pass (inline-record-buffers.ts); a stream that outgrows its buffer is
+ * copied into one sized by its records so far projected over the source, at least
  * doubling, capped by its module's bound on the records the rest of the source can still make
  * (one scan of that rest per stream; growth.ts). The output is the source with the recorded
  * edits applied, copied once into a code-unit buffer (inline-edits.ts). No recursion. Reference
@@ -34,21 +36,26 @@ import * as runRecords from './inline-delimiters';
 import * as edits from './inline-edits';
 import { EmphasisRuns } from './inline-emphasis';
 import * as itemRecords from './inline-items';
+import * as labels from './inline-labels';
 import { LabelLookup } from './inline-labels';
-import * as scanners from './inline-scanners';
-import { BacktickRuns, HtmlScanner, LinkScanner } from './inline-scanners';
-import * as scratch from './scratch';
+import * as autolinks from './inline-autolinks';
+import * as references from './character-references';
+import * as code from './inline-code';
+import { BacktickRuns } from './inline-code';
+import { HtmlScanner } from './inline-html';
+import { LinkScanner } from './inline-links';
+import * as recordBuffers from './inline-record-buffers';
 import * as utf16 from './utf16-units';
+import type { CharacterReference } from './character-references';
 import type { InlineEdits, InlineText } from './inline-edits';
-import type { RecordBuffers } from './scratch';
-import type { CharacterReference } from './inline-scanners';
+import type { RecordBuffers } from './inline-record-buffers';
 
 export { normalizeLabel } from './inline-labels';
 
 // Imported values are bound once, at load (see chars.ts).
 const {
   AMP, ASCII_FLANKS, BACKSLASH, BACKTICK, BANG, FLANK_OTHER, FLANK_PUNCTUATION, LBRACKET, LF, LPAREN, LT, NUL, PASS_TRIGGERS,
-  RBRACKET, REPLACEMENT, SPACE, STAR, TAB, UNDERSCORE, flankClass, isAsciiPunctuation, isSpaceOrTab,
+  RBRACKET, REPLACEMENT, STAR, TAB, UNDERSCORE, flankClass, isAsciiPunctuation, isSpaceOrTab,
 } = chars;
 const { grown, grownLength } = growth;
 const {
@@ -60,8 +67,11 @@ const {
 } = runRecords;
 const { editsHoldSubstance, renderEdits } = edits;
 const { BREAK, DROP, IMAGE_CLOSE, ITEM_STRIDE, LINK_CLOSE, REPLACE, WRAP, itemBound, itemStart, writeItem } = itemRecords;
-const { scanAutolink, scanCharacterReference, scanReferenceLabel } = scanners;
-const { giveBackRecordBuffers, takeRecordBuffers } = scratch;
+const { scanAutolink } = autolinks;
+const { scanCharacterReference } = references;
+const { codePadding } = code;
+const { scanReferenceLabel } = labels;
+const { giveBackRecordBuffers, takeRecordBuffers } = recordBuffers;
 const { flatCopy, fromCodeUnits } = utf16;
 
 /** Sources of at least this many chars in one line are read from a flat copy (prepareSource). */
@@ -560,20 +570,4 @@ class InlinePass {
       bracketsEnd: this.linked ? this.bracketsEnd : 0,
     };
   }
-}
-
-/**
- * Whether micromark strips one padding char from each side of the code span content [from, to):
- * both ends are a space or line ending and the rest is not all padding.
- */
-function codePadding(src: string, from: number, to: number): boolean {
-  if (to - from < 2) return false;
-  const first = src.charCodeAt(from);
-  const last = src.charCodeAt(to - 1);
-  if ((first !== SPACE && first !== LF) || (last !== SPACE && last !== LF)) return false;
-  for (let i = from + 1; i < to - 1; i++) {
-    const c = src.charCodeAt(i);
-    if (c !== SPACE && c !== LF) return true;
-  }
-  return false;
 }

@@ -1,6 +1,6 @@
 /**
  * Single-line tests of micromark's leaf constructs (ATX opening and
- * content range, code fences, setext underlines). Invariant: each is
+ * content range, code fences, setext underlines, thematic breaks). Invariant: each is
  * micromark 4.0.3's rule for one line, read from the given offset.
  * Linear bound: O(line length) per call; the block scan makes O(1) calls
  * per line for each.
@@ -69,4 +69,15 @@ export function isSetextUnderline(body: string, start: number, end: number, mark
   while (at < end && body.charCodeAt(at) === marker) at++;
   for (; at < end; at++) if (!isSpaceOrTab(body.charCodeAt(at))) return false;
   return true;
+}
+
+/** `marker` repeated 3+ times from `at`, only spaces/tabs between, nothing after. */
+export function isThematicBreak(body: string, at: number, end: number, marker: number): boolean {
+  let count = 0;
+  for (; at < end; at++) {
+    const code = body.charCodeAt(at);
+    if (code === marker) count++;
+    else if (!isSpaceOrTab(code)) return false;
+  }
+  return count >= 3;
 }

@@ -14,7 +14,7 @@
  * is NFC as it is.
  *
  * Combining classes are never tabulated here: they are learned from the engine itself, one
- * code point at a time (kept in scratch.ts for the note, forgotten after it), by asking whether two
+ * code point at a time (kept in nfcLearning for the note, forgotten after it), by asking whether two
  * marks swap under NFD. Classes are kept as an ordered list of representatives, so a new mark
  * is placed by binary search.
  *
@@ -26,7 +26,6 @@
 
 import * as chars from './chars';
 import * as growth from './growth';
-import * as scratch from './scratch';
 import * as utf16 from './utf16-units';
 import type { UnitsKind } from './utf16-units';
 
@@ -35,7 +34,6 @@ const {
   FIRST_COMBINING, HIGHEST_CLASS_MARK_CODE, LOWEST_CLASS_MARK_CODE, isHighSurrogate, isLowSurrogate, isSurrogate,
 } = chars;
 const { grown } = growth;
-const { nfcLearning } = scratch;
 const { unitsToString } = utf16;
 
 const MIN_STRETCH = 32;
@@ -60,15 +58,54 @@ export interface CodePointInfo {
   classes: (CombiningClass | null)[];
 }
 
+/** What the engine says a BMP code unit is (bmpKind); Unknown until learnt. */
+const enum UnitKind {
+  Unknown = 0,
+  /** Its decomposition holds no non-starter: copied as is. */
+  StartersOnly = 1,
+  /** A non-starter that NFD keeps as is: its class id is in bmpClassId. */
+  Mark = 2,
+  /** Anything else, surrogates included: decomposed before sorting. */
+  Decomposed = 3,
+}
+
 /**
- * What is learnt from the engine (scratch.ts keeps it for the note, then forgets it): the classes
- * in canonical order; rankById[id] = classes[...].rank, kept in step with `classes`; the class of
- * each decomposition part and the decomposition of each code point; per BMP code unit its kind
- * (0 unknown; 1 its decomposition holds no non-starter, copied as is; 2 a non-starter that NFD
- * keeps as is; 3 other, decomposed before sorting, also surrogates) and, for kind 2, the id of
- * its class.
+ * What is learnt from the engine, kept for the note and forgotten after it (resetNfcLearning,
+ * which scratch.ts runs after each note): the classes in canonical order; rankById[id] =
+ * classes[...].rank, kept in step with `classes`; the class of each decomposition part and the
+ * decomposition of each code point; per BMP code unit its UnitKind and, for a Mark, the id of
+ * its class. `learned` says whether any of it holds an entry.
  */
+export const nfcLearning: {
+  readonly classes: CombiningClass[];
+  readonly rankById: number[];
+  readonly partClass: Map<string, CombiningClass | null>;
+  readonly infoCache: Map<number, CodePointInfo>;
+  readonly bmpKind: Uint8Array;
+  readonly bmpClassId: Uint16Array;
+  learned: boolean;
+} = {
+  classes: [],
+  rankById: [],
+  partClass: new Map(),
+  infoCache: new Map(),
+  bmpKind: new Uint8Array(0x10000),
+  bmpClassId: new Uint16Array(0x10000),
+  learned: false,
+};
 const { classes, rankById, partClass, infoCache, bmpKind, bmpClassId } = nfcLearning;
+
+/** Forgets what the note taught (O(1) when it taught nothing; else two fixed tables are cleared). */
+export function resetNfcLearning(): void {
+  if (!nfcLearning.learned) return;
+  classes.length = 0;
+  rankById.length = 0;
+  partClass.clear();
+  infoCache.clear();
+  bmpKind.fill(0);
+  bmpClassId.fill(0);
+  nfcLearning.learned = false;
+}
 
 /** Whether NFD puts b before a in "a b" (both single, fully decomposed code points). */
 function swaps(a: string, b: string): boolean {
@@ -120,15 +157,15 @@ function infoOf(codePoint: number): CodePointInfo {
   return info;
 }
 
-function kindOf(unit: number): number {
-  let kind = bmpKind[unit] as number;
-  if (kind === 0) {
-    kind = 3;
+function kindOf(unit: number): UnitKind {
+  let kind = bmpKind[unit] as UnitKind;
+  if (kind === UnitKind.Unknown) {
+    kind = UnitKind.Decomposed;
     if (!isSurrogate(unit)) {
       const info = infoOf(unit);
-      if (info.classes.every((c) => c === null)) kind = 1;
+      if (info.classes.every((c) => c === null)) kind = UnitKind.StartersOnly;
       else if (info.parts.length === 1 && info.parts[0] === String.fromCharCode(unit)) {
-        kind = 2;
+        kind = UnitKind.Mark;
         bmpClassId[unit] = (info.classes[0] as CombiningClass).id;
       }
     }
@@ -146,19 +183,84 @@ function classIdBefore(text: string, at: number): number {
   return c === undefined || c === null ? -1 : c.id;
 }
 
+/** The numbers of a class group in CutRuns, in order, then the group's length. */
+const enum Group {
+  Id,
+  KeepEnd,
+  End,
+  Stride,
+}
+
+/**
+ * The runs of a rewritten stretch that hold a class group longer than the keep limit, each with
+ * every class group it holds, in canonical (rising class) order: the group's class id, keepEnd and
+ * end. The engine sees a group's units up to keepEnd; units[keepEnd, end) is the part of a long
+ * group it never sees (keepEnd = end for the others); a group starts where the one before it ends.
+ * One flat list, read and written only here: per run its group count, then Group.Stride numbers per
+ * group. A run is a handle (its index in the list); runs go from 0 to `end`, `next` steps.
+ */
+class CutRuns {
+  private readonly list: number[] = [];
+
+  get end(): number {
+    return this.list.length;
+  }
+
+  /** The run after `run`. */
+  next(run: number): number {
+    return run + 1 + Group.Stride * this.groupCount(run);
+  }
+
+  groupCount(run: number): number {
+    return this.list[run] as number;
+  }
+
+  /** Group g of `run`: a handle for groupId, keepEnd and groupEnd. */
+  group(run: number, g: number): number {
+    return run + 1 + Group.Stride * g;
+  }
+
+  groupId(group: number): number {
+    return this.list[group + Group.Id] as number;
+  }
+
+  keepEnd(group: number): number {
+    return this.list[group + Group.KeepEnd] as number;
+  }
+
+  groupEnd(group: number): number {
+    return this.list[group + Group.End] as number;
+  }
+
+  /** Starts a run with no group; returns it. */
+  openRun(): number {
+    this.list.push(0);
+    return this.list.length - 1;
+  }
+
+  /** Appends a group to `run`, the last run opened. */
+  addGroup(run: number, id: number, keepEnd: number, end: number): void {
+    this.list.push(id, keepEnd, end);
+    this.list[run] = (this.list[run] as number) + 1;
+  }
+
+  /** Takes back `run`, the last run opened, with its groups. */
+  dropRun(run: number): void {
+    this.list.length = run;
+  }
+}
+
 /**
  * A stretch rewritten: its canonical decomposition with every run of non-starters stably
- * sorted by class, in units[0, length). `cuts` lists each run that holds a class group
- * longer than the keep limit as [runEnd, groupCount, then per group id, start, keepEnd, end]:
- * units[keepEnd, end) is the part of a long group the engine never sees (keepEnd = end for
- * the others).
+ * sorted by class, in units[0, length), and the runs whose long class groups the engine is
+ * spared (`cuts`).
  */
 interface Stretch {
-  /** Where the stretch ends in the text (the first unit below U+0300 or of kind 1). */
+  /** Where the stretch ends in the text (the first unit below U+0300 or StartersOnly). */
   end: number;
   units: Uint16Array;
   length: number;
-  cuts: number[];
+  cuts: CutRuns;
   /** Whether units[] holds a lone surrogate (copied from the text as a starter). */
   loneSurrogate: boolean;
 }
@@ -168,7 +270,7 @@ const SHORT_RUN = 16;
 
 /**
  * Decomposes text from `start` up to the stretch's end (the first unit past `start` below
- * U+0300 or of kind 1) code point by code point, and stably sorts each run of non-starters by
+ * U+0300 or StartersOnly) code point by code point, and stably sorts each run of non-starters by
  * class. A stable sort keeps an astral mark's two units (same class) adjacent.
  */
 function reorderStretch(text: string, start: number, keepUnits: number): Stretch {
@@ -177,14 +279,14 @@ function reorderStretch(text: string, start: number, keepUnits: number): Stretch
   let at = start;
   while (at < n) {
     const unit = text.charCodeAt(at);
-    let kind = bmpKind[unit] as number;
-    if (kind === 0) kind = kindOf(unit);
-    if (kind === 2) {
+    let kind = bmpKind[unit] as UnitKind;
+    if (kind === UnitKind.Unknown) kind = kindOf(unit);
+    if (kind === UnitKind.Mark) {
       at = writer.pushMarks(text, at);
       continue;
     }
-    if (at > start && (unit < FIRST_COMBINING || kind === 1)) break;
-    if (kind === 1) {
+    if (at > start && (unit < FIRST_COMBINING || kind === UnitKind.StartersOnly)) break;
+    if (kind === UnitKind.StartersOnly) {
       // No non-starter in its decomposition: canonically it is a starter sequence; keep it whole.
       writer.pushStarter(unit);
       at++;
@@ -212,12 +314,12 @@ const MAX_CLASSES = 256;
 
 /**
  * The growing output of reorderStretch; runs of non-starters are sorted as they end.
- * A mark unit of kind 2 has class id bmpClassId[unit]; ids[] is written only for the other
+ * A Mark unit has class id bmpClassId[unit]; ids[] is written only for the other
  * mark units (decomposition parts, astral marks), so idAt reads whichever applies.
  */
 class StretchWriter {
   units: Uint16Array;
-  /** Per mark unit not of kind 2 (and per unit of a sorted short run): its class id. */
+  /** Per mark unit that is not a Mark (and per unit of a sorted short run): its class id. */
   ids: Uint16Array;
   /** Per class id: its units in the current run. Zero between runs. */
   readonly counts = new Int32Array(MAX_CLASSES);
@@ -228,7 +330,7 @@ class StretchWriter {
   /** The class id of the run's last mark (-1: none yet). */
   lastId = -1;
   loneSurrogate = false;
-  readonly cuts: number[] = [];
+  readonly cuts = new CutRuns();
 
   constructor(
     capacity: number,
@@ -242,7 +344,7 @@ class StretchWriter {
 
   private idAt(i: number): number {
     const unit = this.units[i] as number;
-    return bmpKind[unit] === 2 ? (bmpClassId[unit] as number) : (this.ids[i] as number);
+    return bmpKind[unit] === UnitKind.Mark ? (bmpClassId[unit] as number) : (this.ids[i] as number);
   }
 
   pushMark(unit: number, id: number): void {
@@ -258,7 +360,7 @@ class StretchWriter {
     this.length = length + 1;
   }
 
-  /** Appends text[at] and the units of kind 2 right after it (text[at] is one); returns where they stop. */
+  /** Appends text[at] and the Mark units right after it (text[at] is one); returns where they stop. */
   pushMarks(text: string, at: number): number {
     const { counts } = this;
     const n = text.length;
@@ -268,7 +370,7 @@ class StretchWriter {
     let lastId = this.lastId;
     while (at < n) {
       const unit = text.charCodeAt(at);
-      if (bmpKind[unit] !== 2) break;
+      if (bmpKind[unit] !== UnitKind.Mark) break;
       if (length === units.length) {
         this.length = length;
         this.grow();
@@ -343,7 +445,7 @@ class StretchWriter {
         const sorted = new Uint16Array(runLength);
         for (let i = runStart; i < length; i++) {
           const unit = units[i] as number;
-          const id = bmpKind[unit] === 2 ? (bmpClassId[unit] as number) : (ids[i] as number);
+          const id = bmpKind[unit] === UnitKind.Mark ? (bmpClassId[unit] as number) : (ids[i] as number);
           sorted[slots[id] as number] = unit;
           slots[id] = (slots[id] as number) + 1;
         }
@@ -358,11 +460,10 @@ class StretchWriter {
     this.lastId = -1;
   }
 
-  /** Appends the run's groups to `cuts` if one of them is longer than keepUnits. */
+  /** Appends the run and its groups to `cuts` if one of them is longer than keepUnits. */
   private recordGroups(): void {
     const { cuts, keepUnits, units, counts } = this;
-    const at = cuts.length;
-    cuts.push(this.length, 0);
+    const run = cuts.openRun();
     let long = false;
     let groupStart = this.runStart;
     for (const c of classes) {
@@ -376,11 +477,10 @@ class StretchWriter {
         // Never split an astral mark.
         if (isLowSurrogate(units[keepEnd] as number)) keepEnd++;
       }
-      cuts.push(c.id, groupStart, keepEnd, groupEnd);
-      cuts[at + 1] = (cuts[at + 1] as number) + 1;
+      cuts.addGroup(run, c.id, keepEnd, groupEnd);
       groupStart = groupEnd;
     }
-    if (!long) cuts.length = at;
+    if (!long) cuts.dropRun(run);
   }
 }
 
@@ -400,13 +500,12 @@ function emitStretch(stretch: Stretch, pending: string[], out: string[]): boolea
   const { units, cuts } = stretch;
   const kind: UnitsKind = stretch.loneSurrogate ? 'any' : 'well-formed';
   let position = 0;
-  for (let c = 0; c < cuts.length; ) {
-    const count = cuts[c + 1] as number;
-    const first = c + 2;
-    c = first + 4 * count;
-    for (let g = first; g < c; g += 4) {
-      pending.push(unitsToString(units, position, cuts[g + 2] as number, kind));
-      position = cuts[g + 3] as number;
+  for (let run = 0; run < cuts.end; run = cuts.next(run)) {
+    const count = cuts.groupCount(run);
+    for (let g = 0; g < count; g++) {
+      const group = cuts.group(run, g);
+      pending.push(unitsToString(units, position, cuts.keepEnd(group), kind));
+      position = cuts.groupEnd(group);
     }
     const composed = pending.join('').normalize('NFC');
     pending.length = 0;
@@ -416,21 +515,21 @@ function emitStretch(stretch: Stretch, pending: string[], out: string[]): boolea
     const ends: number[] = new Array(count);
     let at = composed.length;
     for (let g = count - 1; g >= 0; g--) {
-      const group = first + 4 * g;
+      const group = cuts.group(run, g);
       ends[g] = at;
-      const id = cuts[group] as number;
+      const id = cuts.groupId(group);
       let kept = 0;
       while (at > 0 && classIdBefore(composed, at) === id) {
         at -= isLowSurrogate(composed.charCodeAt(at - 1)) && at >= 2 && isHighSurrogate(composed.charCodeAt(at - 2)) ? 2 : 1;
         kept++;
       }
-      if (kept === 0 && (cuts[group + 2] as number) < (cuts[group + 3] as number)) return false;
+      if (kept === 0 && cuts.keepEnd(group) < cuts.groupEnd(group)) return false;
     }
     let from = 0;
     for (let g = 0; g < count; g++) {
-      const group = first + 4 * g;
-      const keepEnd = cuts[group + 2] as number;
-      const end = cuts[group + 3] as number;
+      const group = cuts.group(run, g);
+      const keepEnd = cuts.keepEnd(group);
+      const end = cuts.groupEnd(group);
       if (keepEnd === end) continue;
       out.push(composed.slice(from, ends[g]), unitsToString(units, keepEnd, end, 'well-formed'));
       from = ends[g] as number;
@@ -493,9 +592,9 @@ function normalizeWithLearning(text: string, keepUnits: number): string | null {
   return out.length === 1 ? (out[0] as string) : out.join('');
 }
 
-/** Whether a unit ends a stretch (or starts none): below U+0300, or of kind 1. */
+/** Whether a unit ends a stretch (or starts none): below U+0300, or StartersOnly. */
 function startsNoStretch(unit: number): boolean {
   if (unit < FIRST_COMBINING) return true;
-  const kind = bmpKind[unit] as number;
-  return (kind === 0 ? kindOf(unit) : kind) === 1;
+  const kind = bmpKind[unit] as UnitKind;
+  return (kind === UnitKind.Unknown ? kindOf(unit) : kind) === UnitKind.StartersOnly;
 }

@@ -1,28 +1,34 @@
 /**
  * What the block scan hands to the analysis entry point: flat tables of
  * int32 columns (headings, top-level blocks, inline sources, definition
- * label ranges) rather than an
+ * label ranges, whose table is definitions.ts's DefinitionLabels) rather than an
  * object per record, so a note of 100,000 headings or blocks costs a few
  * bytes per record and no per-record garbage. Invariant: every offset is a
  * UTF-16 offset into the scanned text; record i of a table is the values at
  * index i of its columns, in the order the scan added them. Linear bound:
- * O(1) amortized per add (columns double), O(lines) for InlineSources.lines,
- * O(label length) for DefinitionLabels.label.
+ * O(1) amortized per add (columns double), O(lines) for InlineSources.lines.
  */
-import * as definitions from './definitions';
 import * as growth from './growth';
+import type { DefinitionLabels } from './definitions';
 
 // Imported values are bound once, at load (see chars.ts).
-const { foldLabel } = definitions;
 const { grown, widened } = growth;
 
 /** The empty start of every column (shared: a scan of a small note allocates only the columns it fills). */
 const NO_INTS = new Int32Array(0);
 const NO_BYTES = new Uint8Array(0);
 
+/** The ints of a line's entry in InlineSources' bounds, in order, then the entry's length. */
+const enum LineBound {
+  Start,
+  End,
+  Stride,
+}
+
 /**
  * The inline sources (a heading's text lines or a paragraph's lines, container prefixes removed):
- * source i is lines first[i] .. first[i + 1] - 1 of one table of [start, end) offsets.
+ * source i is lines first[i] .. first[i + 1] - 1 of one table of lines, each a [start, end) offset
+ * pair (LineBound) in `bounds`.
  */
 export class InlineSources {
   length = 0;
@@ -32,22 +38,26 @@ export class InlineSources {
 
   /** Adds the source of lines [from, to) of `starts`/`ends`; returns its index. */
   add(starts: ArrayLike<number>, ends: ArrayLike<number>, from: number, to: number): number {
-    if (2 * (this.lineCount + to - from) > this.bounds.length) this.bounds = widened(this.bounds, 2 * (this.lineCount + to - from));
-    for (let line = from; line < to; line++) {
-      this.bounds[2 * this.lineCount] = starts[line];
-      this.bounds[2 * this.lineCount + 1] = ends[line];
-      this.lineCount++;
-    }
+    const needed = LineBound.Stride * (this.lineCount + to - from);
+    if (needed > this.bounds.length) this.bounds = widened(this.bounds, needed);
+    for (let line = from; line < to; line++) this.putLine(starts[line], ends[line]);
     return this.close();
   }
 
   /** Adds a one-line source [start, end); returns its index. */
   addLine(start: number, end: number): number {
-    if (2 * this.lineCount + 2 > this.bounds.length) this.bounds = widened(this.bounds, 2 * this.lineCount + 2);
-    this.bounds[2 * this.lineCount] = start;
-    this.bounds[2 * this.lineCount + 1] = end;
-    this.lineCount++;
+    const needed = LineBound.Stride * (this.lineCount + 1);
+    if (needed > this.bounds.length) this.bounds = widened(this.bounds, needed);
+    this.putLine(start, end);
     return this.close();
+  }
+
+  /** Appends a line (its room is made). */
+  private putLine(start: number, end: number): void {
+    const at = LineBound.Stride * this.lineCount;
+    this.bounds[at + LineBound.Start] = start;
+    this.bounds[at + LineBound.End] = end;
+    this.lineCount++;
   }
 
   private close(): number {
@@ -60,7 +70,10 @@ export class InlineSources {
   lines(text: string, index: number): string[] {
     const from = this.first[index];
     const lines: string[] = new Array(this.first[index + 1] - from);
-    for (let line = 0; line < lines.length; line++) lines[line] = text.slice(this.bounds[2 * (from + line)], this.bounds[2 * (from + line) + 1]);
+    for (let line = 0; line < lines.length; line++) {
+      const at = LineBound.Stride * (from + line);
+      lines[line] = text.slice(this.bounds[at + LineBound.Start], this.bounds[at + LineBound.End]);
+    }
     return lines;
   }
 }
@@ -129,46 +142,6 @@ export class BlockTable {
     this.pendSource[entry] = source;
     this.pendNext[entry] = this.pendingFirst[record];
     this.pendingFirst[record] = entry;
-  }
-}
-
-/**
- * The raw label of every definition, in order, as a [start, end) range of a text: the scanned body
- * (text -1) or a content run joined from its lines (text i >= 0, when its lines were not one slice of
- * the body). Labels become strings only when asked for (an inline pass needs them).
- */
-export class DefinitionLabels {
-  count = 0;
-  private readonly texts: string[] = [];
-  private text: Int32Array = NO_INTS;
-  private start: Int32Array = NO_INTS;
-  private end: Int32Array = NO_INTS;
-
-  constructor(private readonly body: string) {}
-
-  /** Registers a joined content text; returns its index for `add`. */
-  addText(text: string): number {
-    this.texts.push(text);
-    return this.texts.length - 1;
-  }
-
-  add(text: number, start: number, end: number): void {
-    if (this.count === this.text.length) {
-      const needed = this.count + 1;
-      this.text = widened(this.text, needed);
-      this.start = widened(this.start, needed);
-      this.end = widened(this.end, needed);
-    }
-    this.text[this.count] = text;
-    this.start[this.count] = start;
-    this.end[this.count] = end;
-    this.count++;
-  }
-
-  /** Label `index` as written, whitespace runs (line endings included) folded to one space. */
-  label(index: number): string {
-    const text = this.text[index] === -1 ? this.body : this.texts[this.text[index]];
-    return foldLabel(text.slice(this.start[index], this.end[index]));
   }
 }
 

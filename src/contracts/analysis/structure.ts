@@ -1,5 +1,5 @@
 /**
- * What the four body-reading contracts need from a note's Markdown, and the
+ * What the contracts that read the body need from a note's Markdown, and the
  * input cap. Invariant: builders see only a NoteStructure or its columns
  * (StructureColumns, the request path's form), never a parse tree; the two
  * convert into each other without loss. Linear bound: O(1) for the types and

@@ -5,16 +5,50 @@
  * equals the units read one by one (String.fromCharCode of each), given that `kind` tells the
  * truth about the range: 'ascii' (every unit below 0x80), 'well-formed' (no lone surrogate)
  * or 'any'. Also here: flatCopy, an equal string that the engine holds in one flat piece.
- * Linear bound: O(to - from), one copy for 'ascii' (into the byte buffer scratch.ts keeps, up to
- * 1 MiB) and one decode; fromCodeUnits adds one classifying scan; flatCopy is one copy.
+ * Linear bound: O(to - from), one copy for 'ascii' (into the byte buffer kept here between calls, up
+ * to 1 MiB) and one decode; fromCodeUnits adds one classifying scan; flatCopy is one copy.
  */
 
 import * as chars from './chars';
-import * as scratch from './scratch';
 
 // Imported values are bound once, at load (see chars.ts).
 const { CR, SPACE, TAB, isJsWhitespace, isSurrogate } = chars;
-const { asciiBuffer } = scratch;
+
+// ---------------------------------------------------------------- ASCII decoding bytes (kept state)
+
+/** The kept ASCII bytes are at most this long; a longer request gets a buffer of its own. */
+const ASCII_SCRATCH_BYTES = 1 << 20;
+let asciiBytes = new Uint8Array(0);
+/** The kept bytes at or past this index are zero. */
+let asciiWritten = 0;
+
+/**
+ * A byte buffer of at least `length` bytes for an ASCII decode that writes bytes [0, length): the
+ * kept one (zeroed by resetAsciiBytes), or a fresh one past its limit.
+ */
+function asciiBuffer(length: number): Uint8Array {
+  if (length > ASCII_SCRATCH_BYTES) return new Uint8Array(length);
+  if (asciiBytes.length < length) {
+    asciiBytes.fill(0, 0, asciiWritten);
+    asciiBytes = new Uint8Array(Math.min(ASCII_SCRATCH_BYTES, Math.max(length, 2 * asciiBytes.length, 4096)));
+    asciiWritten = 0;
+  }
+  if (length > asciiWritten) asciiWritten = length;
+  return asciiBytes;
+}
+
+/** Zeros what a note wrote into the kept ASCII bytes (scratch.ts runs it after each note): O(bytes written). */
+export function resetAsciiBytes(): void {
+  asciiBytes.fill(0, 0, asciiWritten);
+  asciiWritten = 0;
+}
+
+/** The kept ASCII bytes, for scratch.ts's leftovers check. */
+export function keptAsciiBytes(): Readonly<Uint8Array> {
+  return asciiBytes;
+}
+
+// ---------------------------------------------------------------- strings from code units
 
 /** Typed arrays are read in the platform's byte order; the utf-16le decoder needs it little-endian. */
 const LITTLE_ENDIAN = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;

@@ -1,5 +1,5 @@
 /**
- * Nothing note-derived outlives a request: the state the analysis keeps between calls (scratch.ts:
+ * Nothing note-derived outlives a request: the state the analysis keeps between calls (listed in scratch.ts:
  * the inline pass's record buffers, the ASCII decoding bytes, the label case folds and key index,
  * the combining classes NFC learns) holds nothing once analyzeNote returns or throws, whatever the
  * notes before it, short or long, ASCII or not. The reset after each note is what clears it: the
