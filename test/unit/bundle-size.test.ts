@@ -8,8 +8,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-/** The bound on the gzip size wrangler reports for the upload. */
-const MAX_GZIP_KIB = 150;
+/**
+ * The bound on the gzip size wrangler reports for the upload: 150.25 KiB today, of which the
+ * MCP SDK, zod and the entity table are most; the request gate with explicit token typing and
+ * the analysis's named views added 1.46 KiB over the former 150 KiB bound.
+ */
+const MAX_GZIP_KIB = 152;
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const wranglerBin = path.join(repoRoot, 'node_modules/wrangler/bin/wrangler.js');
