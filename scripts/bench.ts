@@ -62,12 +62,12 @@ import vm from 'node:vm';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { parse, postprocess, preprocess } from 'micromark';
 import { buildAllContracts, buildContract, decodeWireFrontmatter, structureAnalyzer, type Frontmatter } from '../src/contracts';
-import { analyzeWithMdast } from '../src/contracts/markdown';
+import { analyzeWithMdast } from './lib/markdown/oracle';
 import { analyzeNote, scanBlocks, type NoteStructure } from '../src/contracts/analysis';
 
 /** A Markdown analysis answering a NoteStructure: the linear one or the micromark oracle. */
 type Analyzer = (body: string) => NoteStructure;
-import { pathologicalCases, pathologicalNote, SHAPES, type Position } from '../test/support/markdown/pathological';
+import { pathologicalCases, pathologicalNote, SHAPES, type Position } from './lib/markdown/pathological';
 import { countOption, parseOptionsOrExit } from './cli-options.mjs';
 import { isEntryPoint } from './lib/cli.mjs';
 import { figure, median, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_NAMES, buildAllContracts, buildContract, structureAnalyzer } from '../../../src/contracts';
 import { analyzeNote, analyzeNoteColumns, columnsOf, structureOf, type NoteStructure } from '../../../src/contracts/analysis';
-import { analyzeWithMdast } from '../../../src/contracts/markdown';
+import { analyzeWithMdast } from '../../../scripts/lib/markdown/oracle';
 import { grammarNote, nestedNote } from '../../support/markdown/arbitraries';
 
 const PATH = 'notes/columns.md';
