@@ -61,15 +61,13 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { parse, postprocess, preprocess } from 'micromark';
-import { buildContract, decodeWireFrontmatter } from '../src/contracts';
-import { analyzeWithMdast } from '../src/contracts/markdown';
+import { buildAllContracts, buildContract, decodeWireFrontmatter, structureAnalyzer, type Frontmatter } from '../src/contracts';
+import { analyzeWithMdast } from './lib/markdown/oracle';
 import { analyzeNote, scanBlocks, type NoteStructure } from '../src/contracts/analysis';
-import { buildAllContracts, structureAnalyzer } from '../src/contracts/registry';
-import type { Frontmatter, NoteOutline, SectionSource } from '../src/contracts/types';
 
 /** A Markdown analysis answering a NoteStructure: the linear one or the micromark oracle. */
 type Analyzer = (body: string) => NoteStructure;
-import { pathologicalCases, pathologicalNote, SHAPES, type Position } from '../test/support/markdown/pathological';
+import { pathologicalCases, pathologicalNote, SHAPES, type Position } from './lib/markdown/pathological';
 import { countOption, parseOptionsOrExit } from './cli-options.mjs';
 import { isEntryPoint } from './lib/cli.mjs';
 import { figure, median, MIN_RATIO_SAMPLES, ratioOf, Report, verdict, WIDTH, wrap, type TargetCheck, type Timing } from './lib/bench-report';
@@ -328,7 +326,7 @@ function runInput(analyze: Analyzer, input: Input): number {
   let sink = 0;
   for (const note of input.notes) {
     const payloads = buildAllContracts(note.path, note.frontmatter, note.body, { analyze: structureAnalyzer(analyze) });
-    sink += (payloads.section_source as SectionSource).sections.length + (payloads.note_outline as NoteOutline).headings.length;
+    sink += payloads.section_source.sections.length + payloads.note_outline.headings.length;
   }
   return sink;
 }
@@ -505,7 +503,7 @@ function alternativesSection(input: Input, options: BenchOptions, report: Report
 function requestWork(body: string): number {
   // Unbounded: a shape whose section source would pass 4 MiB is still timed building it (the Worker would refuse it sized).
   const payload = buildContract('section_source', 'bench/pathological.md', {}, body, { maxBytes: Number.POSITIVE_INFINITY });
-  return (payload as SectionSource).sections.length;
+  return payload.sections.length;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Timing printout for the linear inline pass (not a test): every pathological shape
- * (test/support/markdown/pathological.ts, inline shapes) at 100 KB and at 1,000,000 characters through
+ * (scripts/lib/markdown/pathological.ts, inline shapes) at 100 KB and at 1,000,000 characters through
  * inlineText + headingTextOf (the heading text as the analysis makes it), plus long combining-mark runs
  * through normalizeNfc.
  * Prints CPU ms (best of 5), MB/s at 1M and the growth per doubling between 500,000 and
@@ -13,7 +13,7 @@
 import { headingTextOf } from '../src/contracts/analysis/heading-text';
 import { inlineText, normalizeLabel } from '../src/contracts/analysis/inline';
 import { normalizeNfc } from '../src/contracts/analysis/normalize-nfc';
-import { SHAPES } from '../test/support/markdown/pathological';
+import { SHAPES } from './lib/markdown/pathological';
 
 /** Best of 5 in process CPU time (user + system, ms): steadier than wall time on a shared machine. */
 function best(run: () => unknown): number {

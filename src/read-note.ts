@@ -24,7 +24,7 @@ export interface ContractRead {
 export async function readContract(admitted: AdmittedRequest, contract: ContractSpec, rawPath: unknown): Promise<ContractRead> {
   const facts: LogFacts = {};
   const result = await read(admitted, contract, rawPath, facts);
-  if (result.ok) recordShape(facts, result.value);
+  if (result.ok) recordShape(facts, contract, result.value);
   else facts.outcome = outcomeCode(result.error);
   return { result, facts };
 }
@@ -60,13 +60,7 @@ async function read(admitted: AdmittedRequest, contract: ContractSpec, rawPath: 
   }
 }
 
-function recordShape(facts: LogFacts, payload: ContractPayload): void {
+function recordShape(facts: LogFacts, contract: ContractSpec, payload: ContractPayload): void {
   facts.truncated = payload.truncated;
-  if ('headings' in payload) facts.sections = payload.headings.length;
-  else if ('sections' in payload) facts.sections = payload.sections.length;
-  else if ('root' in payload) facts.sections = countNodes(payload.root.children);
-}
-
-function countNodes(nodes: { children: unknown[] }[]): number {
-  return nodes.reduce((sum, node) => sum + 1 + countNodes(node.children as { children: unknown[] }[]), 0);
+  facts.sections = contract.sectionCount(payload);
 }

@@ -1,33 +1,57 @@
-import { normalizeOutlinePath, normalizeTreePath } from './paths';
-import { analyzeNoteColumns } from './analysis/analyze';
-import { MAX_NOTE_HEADINGS } from './analysis/structure';
-import { outlineFromColumns } from './note-outline';
-import { DOCUMENT_TREE_SCHEMA, type DocumentTree, type Frontmatter, type NoteOutline, type TreeNode } from './types';
-
 /**
- * Nests outline headings with a level stack: a heading closes every open
- * node of the same or deeper level, so skipped levels attach to the nearest
- * shallower heading and real levels are kept.
+ * DocumentTree v0: the outline's headings nested by level, under the tree
+ * path rule.
  */
-export function treeFromOutline(outline: NoteOutline): DocumentTree {
-  const root: TreeNode[] = [];
-  const stack: TreeNode[] = [];
-  for (const heading of outline.headings) {
-    const node: TreeNode = { id: heading.id, level: heading.level, text: heading.text, children: [] };
-    while (stack.length > 0 && stack[stack.length - 1].level >= node.level) stack.pop();
-    (stack.length > 0 ? stack[stack.length - 1].children : root).push(node);
-    stack.push(node);
-  }
+import { nestHeadings, type Outline, type TreeNode } from './outline';
+import { normalizeTreePath } from './paths';
+import { arrayBytes, boolBytes, jsonStringBytes, measureOutline, nullableStringBytes, objectOverhead } from './payload-size';
+
+export const DOCUMENT_TREE_SCHEMA = 'knowtation.document_tree/v0';
+
+/** Properties in serialized key order. */
+export interface DocumentTree {
+  schema: typeof DOCUMENT_TREE_SCHEMA;
+  path: string;
+  title: string | null;
+  root: { children: TreeNode[] };
+  truncated: boolean;
+}
+
+export function treeFromOutline(outline: Outline): DocumentTree {
   return {
     schema: DOCUMENT_TREE_SCHEMA,
     path: normalizeTreePath(outline.path),
     title: outline.title == null ? null : String(outline.title),
-    root: { children: root },
+    root: { children: nestHeadings(outline.headings) },
     truncated: outline.truncated,
   };
 }
 
-export function buildDocumentTree(path: string, frontmatter: Frontmatter, body: string): DocumentTree {
-  normalizeOutlinePath(path);
-  return treeFromOutline(outlineFromColumns(path, frontmatter, analyzeNoteColumns(body, MAX_NOTE_HEADINGS)));
+const TREE_OVERHEAD = objectOverhead(['schema', 'path', 'title', 'root', 'truncated']);
+const TREE_ROOT_OVERHEAD = objectOverhead(['children']);
+const TREE_NODE_OVERHEAD = objectOverhead(['id', 'level', 'text', 'children']);
+
+/** Byte length of JSON.stringify(treeFromOutline(outline)). */
+export function documentTreeBytes(outline: Outline): number {
+  const measure = measureOutline(outline);
+  let nodes = 0;
+  for (let i = 0; i < outline.headings.length; i += 1) {
+    // Each node: fixed keys, id, level, text, and its children array's brackets and separating commas.
+    nodes +=
+      TREE_NODE_OVERHEAD +
+      measure.idBytes[i] +
+      measure.levelBytes[i] +
+      measure.textBytes[i] +
+      arrayBytes(0, measure.childCount[i]);
+  }
+  const title = outline.title == null ? null : String(outline.title);
+  return (
+    TREE_OVERHEAD +
+    jsonStringBytes(DOCUMENT_TREE_SCHEMA) +
+    jsonStringBytes(normalizeTreePath(outline.path)) +
+    nullableStringBytes(title) +
+    TREE_ROOT_OVERHEAD +
+    arrayBytes(nodes, measure.rootCount) +
+    boolBytes(outline.truncated)
+  );
 }

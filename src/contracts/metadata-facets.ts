@@ -1,16 +1,35 @@
 import { normalizeFacetPath, posixDirname } from './paths';
 import { jsString, normalizeSlug } from './slug';
-import { METADATA_FACETS_SCHEMA, type Frontmatter, type MetadataFacets } from './types';
+import type { Frontmatter } from './types';
+
+export const METADATA_FACETS_SCHEMA = 'knowtation.metadata_facets/v0';
+
+/** Properties in serialized key order. */
+export interface MetadataFacets {
+  schema: typeof METADATA_FACETS_SCHEMA;
+  path: string;
+  facets: {
+    project: string | null;
+    tags: string[];
+    date: string | null;
+    updated: string | null;
+    causal_chain_id: string | null;
+    entity: string[];
+    episode_id: string | null;
+  };
+  inferred: { folder: string | null; source_type: null };
+  truncated: boolean;
+}
 
 export const METADATA_FACET_MAX_VALUES = 100;
 export const METADATA_FACET_MAX_VALUE_CHARS = 256;
 
 /**
  * MetadataFacets v0 from the seven allowlisted frontmatter keys and the path.
- * The body is never read and no other key is looked at; every value is
+ * It is not given the body, and no other key is looked at; every value is
  * slugged or capped, and `truncated` records any cap that was hit.
  */
-export function buildMetadataFacets(path: string, frontmatter: Frontmatter, _body?: string): MetadataFacets {
+export function buildMetadataFacets(path: string, frontmatter: Frontmatter): MetadataFacets {
   const safePath = normalizeFacetPath(path);
   const fm =
     frontmatter !== null && typeof frontmatter === 'object' && !Array.isArray(frontmatter) ? frontmatter : {};

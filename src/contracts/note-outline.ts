@@ -1,52 +1,46 @@
-import { normalizeOutlinePath, posixBasename } from './paths';
-import { analyzeNoteColumns } from './analysis/analyze';
-import { MAX_NOTE_HEADINGS, columnsOf, type NoteStructure, type StructureColumns } from './analysis/structure';
-import { jsString, normalizeSlug } from './slug';
-import { NOTE_OUTLINE_SCHEMA, type Frontmatter, type NoteOutline, type OutlineHeading } from './types';
+/**
+ * NoteOutline v1: the note's outline as it is, under its schema id.
+ */
+import type { Outline, OutlineHeading } from './outline';
+import { arrayBytes, boolBytes, jsonStringBytes, nullableStringBytes, objectOverhead } from './payload-size';
 
-/** Title: a non-blank frontmatter `title` (stringified, trimmed), else the cleaned file stem, else null. */
-export function deriveTitle(frontmatter: unknown, normalizedPath: string): string | null {
-  const fm =
-    frontmatter !== null && typeof frontmatter === 'object' && !Array.isArray(frontmatter)
-      ? (frontmatter as Frontmatter)
-      : {};
-  if (fm.title != null) {
-    const title = jsString(fm.title).trim();
-    if (title !== '') return title;
-  }
-  const stem = posixBasename(normalizedPath).replace(/\.(md|markdown)$/i, '');
-  return stem.replace(/[-_]+/g, ' ').trim() || null;
+export const NOTE_OUTLINE_SCHEMA = 'knowtation.note_outline/v1';
+
+/** Properties in serialized key order. */
+export interface NoteOutline {
+  schema: typeof NOTE_OUTLINE_SCHEMA;
+  path: string;
+  title: string | null;
+  headings: OutlineHeading[];
+  truncated: boolean;
 }
 
-/** `h<level>-<slug|heading>-<NNNN>`: the ordinal is global across levels, zero-padded to 4 digits. */
-export function headingId(level: number, text: string, ordinal: number): string {
-  return `h${level}-${normalizeSlug(text) || 'heading'}-${String(ordinal).padStart(4, '0')}`;
-}
-
-/** Outline from an analyzed body; the shared step for every body-reading contract. */
-export function outlineFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): NoteOutline {
-  return outlineFromColumns(path, frontmatter, columnsOf(structure));
-}
-
-/** outlineFromStructure over the columns (the request path's form). */
-export function outlineFromColumns(path: string, frontmatter: Frontmatter, structure: StructureColumns): NoteOutline {
-  const safePath = normalizeOutlinePath(path);
-  const headings: OutlineHeading[] = new Array(Math.min(structure.headingCount, MAX_NOTE_HEADINGS));
-  for (let index = 0; index < headings.length; index++) {
-    const level = structure.headingLevel[index];
-    const text = index < structure.headingTexts.length ? structure.headingTexts[index] : '';
-    headings[index] = { level, text, id: headingId(level, text, index + 1) };
-  }
+export function noteOutlineFromOutline(outline: Outline): NoteOutline {
   return {
     schema: NOTE_OUTLINE_SCHEMA,
-    path: safePath,
-    title: deriveTitle(frontmatter, safePath),
-    headings,
-    truncated: structure.headingCount > MAX_NOTE_HEADINGS,
+    path: outline.path,
+    title: outline.title,
+    headings: outline.headings,
+    truncated: outline.truncated,
   };
 }
 
-export function buildNoteOutline(path: string, frontmatter: Frontmatter, body: string): NoteOutline {
-  normalizeOutlinePath(path);
-  return outlineFromColumns(path, frontmatter, analyzeNoteColumns(body, MAX_NOTE_HEADINGS));
+const OUTLINE_OVERHEAD = objectOverhead(['schema', 'path', 'title', 'headings', 'truncated']);
+const OUTLINE_HEADING_OVERHEAD = objectOverhead(['level', 'text', 'id']);
+
+/** Byte length of JSON.stringify(noteOutlineFromOutline(outline)). */
+export function noteOutlineBytes(outline: Outline): number {
+  let headings = 0;
+  for (const heading of outline.headings) {
+    headings +=
+      OUTLINE_HEADING_OVERHEAD + String(heading.level).length + jsonStringBytes(heading.text) + jsonStringBytes(heading.id);
+  }
+  return (
+    OUTLINE_OVERHEAD +
+    jsonStringBytes(NOTE_OUTLINE_SCHEMA) +
+    jsonStringBytes(outline.path) +
+    nullableStringBytes(outline.title) +
+    arrayBytes(headings, outline.headings.length) +
+    boolBytes(outline.truncated)
+  );
 }

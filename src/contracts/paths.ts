@@ -21,8 +21,9 @@ function joinSegmentsRejectingParent(forward: string): string {
 }
 
 /**
- * NoteOutline rule. Its absolute check runs on the untrimmed,
- * un-slash-converted input, so ' /x' and '\\x' are accepted (reference quirk).
+ * The outline rule, checked first by every body-reading contract. Its
+ * absolute check runs on the untrimmed, un-slash-converted input, so ' /x'
+ * and '\\x' are accepted (reference quirk).
  */
 export function normalizeOutlinePath(raw: unknown): string {
   const value = requireNonEmptyString(raw);
@@ -31,7 +32,7 @@ export function normalizeOutlinePath(raw: unknown): string {
   return joinSegmentsRejectingParent(forward);
 }
 
-/** DocumentTree rule: the outline rule plus an absolute check on the trimmed, forward-slash form. */
+/** The tree rule (nested payloads): the outline rule plus an absolute check on the trimmed, forward-slash form. */
 export function normalizeTreePath(raw: unknown): string {
   const value = requireNonEmptyString(raw);
   const forward = value.trim().replace(/\\/g, '/');
@@ -72,7 +73,7 @@ function posixNormalizeRelative(p: string): string {
 }
 
 /**
- * MetadataFacets rule: no NUL, no absolute or UNC form, then POSIX
+ * The facets rule: no NUL, no absolute or UNC form, then POSIX
  * normalization ('.' removed, 'a/../b' resolved); '.', '..' and any result
  * that climbs out of the vault are rejected.
  */

@@ -1,23 +1,13 @@
 /**
- * Exact serialized sizes, computed before a payload is built or serialized.
- *
- * Every function here returns the UTF-8 byte length of `JSON.stringify` of
- * the payload the matching builder would produce, without producing it. The
- * heading-based sizes are derived from the NoteOutline alone (plus the
- * body_available bits for SectionSource): each heading text is measured
- * once, and the SectionSource ancestor repetition (`heading_path`) is a
- * running sum over the level stack, so the cost is linear in the outline
- * even when the payload would be quadratic. test/unit/payload-size.test.ts
- * holds each function equal to Buffer.byteLength(JSON.stringify(payload)).
+ * The parts every exact payload size is measured from, before a payload is
+ * built or serialized: each function answers the UTF-8 byte length of
+ * `JSON.stringify` of what it measures, without producing it. Each
+ * contract's module sums these for its own payload; the heading-based sizes
+ * start from measureOutline, which measures each heading text and id once.
+ * test/unit/payload-size.test.ts holds every contract's size equal to
+ * Buffer.byteLength(JSON.stringify(payload)).
  */
-import { normalizeTreePath } from './paths';
-import { SECTION_KEYS } from './schemas';
-import { normalizeSlug } from './slug';
-import {
-  DOCUMENT_TREE_SCHEMA,
-  SECTION_SOURCE_SCHEMA,
-  type NoteOutline,
-} from './types';
+import type { Outline } from './outline';
 
 /** A code unit that JSON.stringify does not write as one byte: controls, `"`, `\`, DEL and above. */
 const NOT_ONE_BYTE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
@@ -89,30 +79,21 @@ export function jsonValueBytes(value: unknown): number {
 }
 
 /** Bytes of an object's fixed parts: braces, `"key":` for each ASCII key, and the commas between fields. */
-function objectOverhead(keys: readonly string[]): number {
+export function objectOverhead(keys: readonly string[]): number {
   return 2 + keys.reduce((sum, key) => sum + key.length + 3, 0) + (keys.length - 1);
 }
 
-const arrayBytes = (itemBytes: number, count: number): number => 2 + itemBytes + Math.max(0, count - 1);
-const boolBytes = (value: boolean): number => (value ? 4 : 5);
-const nullableStringBytes = (value: string | null): number => (value === null ? 4 : jsonStringBytes(value));
-
-const OUTLINE_OVERHEAD = objectOverhead(['schema', 'path', 'title', 'headings', 'truncated']);
-const OUTLINE_HEADING_OVERHEAD = objectOverhead(['level', 'text', 'id']);
-const TREE_OVERHEAD = objectOverhead(['schema', 'path', 'title', 'root', 'truncated']);
-const TREE_ROOT_OVERHEAD = objectOverhead(['children']);
-const TREE_NODE_OVERHEAD = objectOverhead(['id', 'level', 'text', 'children']);
-const SECTIONS_OVERHEAD = objectOverhead(['schema', 'path', 'title', 'sections', 'truncated']);
-const SECTION_OVERHEAD = objectOverhead(SECTION_KEYS);
-/** `"body_returned":false` and `"snippet_returned":false` values. */
-const SECTION_FIXED_FALSES = 5 + 5;
+/** An array of `count` items whose bytes sum to `itemBytes`: brackets and the commas between items. */
+export const arrayBytes = (itemBytes: number, count: number): number => 2 + itemBytes + Math.max(0, count - 1);
+export const boolBytes = (value: boolean): number => (value ? 4 : 5);
+export const nullableStringBytes = (value: string | null): number => (value === null ? 4 : jsonStringBytes(value));
 
 /**
- * The tree shape treeFromOutline builds, as indices: a heading's parent is
+ * The tree shape nestHeadings builds, as indices: a heading's parent is
  * the nearest earlier open heading of a shallower level (the same level
  * stack), -1 for a root.
  */
-interface OutlineMeasure {
+export interface OutlineMeasure {
   parent: Int32Array;
   childCount: Int32Array;
   rootCount: number;
@@ -121,7 +102,7 @@ interface OutlineMeasure {
   levelBytes: Float64Array;
 }
 
-function measureOutline(outline: NoteOutline): OutlineMeasure {
+export function measureOutline(outline: Outline): OutlineMeasure {
   const count = outline.headings.length;
   const measure: OutlineMeasure = {
     parent: new Int32Array(count),
@@ -144,92 +125,4 @@ function measureOutline(outline: NoteOutline): OutlineMeasure {
     measure.levelBytes[index] = String(heading.level).length;
   });
   return measure;
-}
-
-/** Byte length of JSON.stringify(outline). */
-export function noteOutlineBytes(outline: NoteOutline): number {
-  let headings = 0;
-  for (const heading of outline.headings) {
-    headings +=
-      OUTLINE_HEADING_OVERHEAD + String(heading.level).length + jsonStringBytes(heading.text) + jsonStringBytes(heading.id);
-  }
-  return (
-    OUTLINE_OVERHEAD +
-    jsonStringBytes(outline.schema) +
-    jsonStringBytes(outline.path) +
-    nullableStringBytes(outline.title) +
-    arrayBytes(headings, outline.headings.length) +
-    boolBytes(outline.truncated)
-  );
-}
-
-/** Byte length of JSON.stringify(treeFromOutline(outline)). */
-export function documentTreeBytes(outline: NoteOutline): number {
-  const measure = measureOutline(outline);
-  let nodes = 0;
-  for (let i = 0; i < outline.headings.length; i += 1) {
-    // Each node: fixed keys, id, level, text, and its children array's brackets and separating commas.
-    nodes +=
-      TREE_NODE_OVERHEAD +
-      measure.idBytes[i] +
-      measure.levelBytes[i] +
-      measure.textBytes[i] +
-      arrayBytes(0, measure.childCount[i]);
-  }
-  const title = outline.title == null ? null : String(outline.title);
-  return (
-    TREE_OVERHEAD +
-    jsonStringBytes(DOCUMENT_TREE_SCHEMA) +
-    jsonStringBytes(normalizeTreePath(outline.path)) +
-    nullableStringBytes(title) +
-    TREE_ROOT_OVERHEAD +
-    arrayBytes(nodes, measure.rootCount) +
-    boolBytes(outline.truncated)
-  );
-}
-
-/**
- * Byte length of JSON.stringify(sectionSourceFromStructure(...)) for the
- * note whose outline is given; `bodyAvailable(i)` is section i's bit.
- */
-export function sectionSourceBytes(outline: NoteOutline, bodyAvailable: (index: number) => boolean): number {
-  const measure = measureOutline(outline);
-  const count = outline.headings.length;
-  const treePath = normalizeTreePath(outline.path);
-  const slugBytes = jsonStringBytes(normalizeSlug(treePath) || 'note');
-  // section_id = `${pathSlug}:${heading id}`: both parts are ASCII, so their bytes add (one pair of quotes, plus ':').
-  const sectionIdBytes = (index: number): number => slugBytes + measure.idBytes[index] - 1;
-
-  const pathTextBytes = new Float64Array(count);
-  const depth = new Int32Array(count);
-  const childIdBytes = new Float64Array(count);
-  let sections = 0;
-  for (let i = 0; i < count; i += 1) {
-    const parent = measure.parent[i];
-    // Parents precede their children in outline order, so their sums are final here.
-    pathTextBytes[i] = (parent < 0 ? 0 : pathTextBytes[parent]) + measure.textBytes[i];
-    depth[i] = (parent < 0 ? 0 : depth[parent]) + 1;
-    if (parent >= 0) childIdBytes[parent] += sectionIdBytes(i);
-  }
-  for (let i = 0; i < count; i += 1) {
-    sections +=
-      SECTION_OVERHEAD +
-      sectionIdBytes(i) +
-      measure.idBytes[i] +
-      measure.levelBytes[i] +
-      arrayBytes(pathTextBytes[i], depth[i]) +
-      measure.textBytes[i] +
-      arrayBytes(childIdBytes[i], measure.childCount[i]) +
-      boolBytes(bodyAvailable(i)) +
-      SECTION_FIXED_FALSES;
-  }
-  const title = outline.title == null ? null : String(outline.title);
-  return (
-    SECTIONS_OVERHEAD +
-    jsonStringBytes(SECTION_SOURCE_SCHEMA) +
-    jsonStringBytes(treePath) +
-    nullableStringBytes(title) +
-    arrayBytes(sections, count) +
-    boolBytes(outline.truncated)
-  );
 }

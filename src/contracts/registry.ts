@@ -1,41 +1,38 @@
 /**
  * The contract registry: each body-free contract declared once, with
  * everything the rest of the Worker derives from it (REST route, MCP tool,
- * ACL set, output schema, exact size, builder). The router, REST, MCP, the
- * ACL, the OpenAPI checks, the bench and the scripts read this table; a new
- * contract is one entry here, its builder and its tests.
+ * ACL set, output schema, exact size, builder, the log's section count).
+ * The router, REST, MCP, the ACL, the log, the OpenAPI checks, the bench
+ * and the scripts read this table. A contract is named in src only here,
+ * in its own module (payload type, schema id, builder, exact size) and in
+ * its output schema (schemas.ts); test/unit/contracts/contract-names.test.ts
+ * holds that. A new contract is one entry here, those two and its tests.
  *
  * buildContract is the one way a payload is built, on the request path and
  * in the tests and bench, with the Markdown analyzer as a parameter. It
  * sizes the answer exactly before building it: an answer over the bound is
  * refused as ContractError('NoteTooComplex') and never built, and one within
- * it gets exactly the payload its plain builder gives (same bytes). Pure: no
- * I/O, no env, no clock.
+ * it gets exactly the payload the contract's builder gives (same bytes).
+ * Pure: no I/O, no env, no clock.
  */
+import { Validator, type Schema } from '@cfworker/json-schema';
 import { ContractError } from './errors';
 import { analyzeNoteColumns } from './analysis/analyze';
 import { MAX_NOTE_HEADINGS, columnsOf, type NoteStructure, type StructureColumns } from './analysis/structure';
-import { buildMetadataFacets } from './metadata-facets';
-import { outlineFromColumns } from './note-outline';
-import { treeFromOutline } from './document-tree';
+import { outlineFromColumns, treeNodeCount, type Outline } from './outline';
 import { normalizeOutlinePath } from './paths';
-import { documentTreeBytes, jsonValueBytes, noteOutlineBytes, sectionSourceBytes } from './payload-size';
-import { bodyAvailability, sectionSourceFromOutline } from './section-source';
+import { jsonValueBytes } from './payload-size';
+import { NOTE_OUTLINE_SCHEMA, noteOutlineBytes, noteOutlineFromOutline, type NoteOutline } from './note-outline';
+import { DOCUMENT_TREE_SCHEMA, documentTreeBytes, treeFromOutline, type DocumentTree } from './document-tree';
+import { METADATA_FACETS_SCHEMA, buildMetadataFacets } from './metadata-facets';
+import { SECTION_SOURCE_SCHEMA, bodyAvailability, sectionSourceBytes, sectionSourceFromOutline, type SectionSource } from './section-source';
 import {
   DOCUMENT_TREE_JSON_SCHEMA,
   METADATA_FACETS_JSON_SCHEMA,
   NOTE_OUTLINE_JSON_SCHEMA,
   SECTION_SOURCE_JSON_SCHEMA,
 } from './schemas';
-import {
-  DOCUMENT_TREE_SCHEMA,
-  METADATA_FACETS_SCHEMA,
-  NOTE_OUTLINE_SCHEMA,
-  SECTION_SOURCE_SCHEMA,
-  type ContractPayload,
-  type Frontmatter,
-  type NoteOutline,
-} from './types';
+import type { Frontmatter, PayloadBase } from './types';
 
 /** 4 MiB: the largest serialized payload any route or tool answers with. */
 export const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
@@ -43,23 +40,23 @@ export const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 /** A Markdown analyzer: the linear one on the request path, the micromark oracle in tests and the bench. */
 export type ColumnsAnalyzer = (body: string, headingTextLimit: number) => StructureColumns;
 
-/** What a contract is assembled from: the note as read. */
-export interface Note {
+/** What a metadata contract is assembled from: the note's path and decoded frontmatter, never its body. */
+export interface NoteMetadata {
   path: string;
   frontmatter: Frontmatter;
-  body: string;
 }
 
-/** A body-reading contract also gets the body's analysis and the outline built from it. */
-export interface AnalyzedNote extends Note {
+/** A body-reading contract gets the body, its analysis and the outline built from that. */
+export interface AnalyzedNote extends NoteMetadata {
+  body: string;
   structure: StructureColumns;
-  outline: NoteOutline;
+  outline: Outline;
 }
 
 /** A payload with its exact serialized size (UTF-8 bytes of JSON.stringify), built only if it fits. */
 export interface SizedPayload {
   bytes: number;
-  build(): ContractPayload;
+  build(): PayloadBase;
 }
 
 interface ContractFacts {
@@ -79,6 +76,8 @@ interface ContractFacts {
   outputSchema: object;
   /** The REST 503 text when the Worker is not configured. */
   unavailableMessage: string;
+  /** The log line's `sections` for one of this contract's payloads; null for a contract without headings. */
+  sectionCount(payload: PayloadBase): number | null;
 }
 
 /** A contract whose payload depends on the Markdown body: it is assembled from the analysis. */
@@ -87,10 +86,10 @@ interface BodyContract extends ContractFacts {
   assemble(note: AnalyzedNote): SizedPayload;
 }
 
-/** A contract of the path and frontmatter only: the body is never analyzed for it. */
+/** A contract of the path and frontmatter only: the body is neither analyzed nor handed to it. */
 interface MetadataContract extends ContractFacts {
   readsBody: false;
-  assemble(note: Note): SizedPayload;
+  assemble(note: NoteMetadata): SizedPayload;
 }
 
 export type ContractSpec = BodyContract | MetadataContract;
@@ -106,8 +105,9 @@ export const CONTRACTS = [
     description: 'Return a derived Markdown heading outline for one hosted note without body text.',
     outputSchema: NOTE_OUTLINE_JSON_SCHEMA,
     unavailableMessage: 'Hosted NoteOutline is not configured',
+    sectionCount: (payload: NoteOutline) => payload.headings.length,
     readsBody: true,
-    assemble: ({ outline }) => ({ bytes: noteOutlineBytes(outline), build: () => outline }),
+    assemble: ({ outline }) => ({ bytes: noteOutlineBytes(outline), build: () => noteOutlineFromOutline(outline) }),
   },
   {
     name: 'document_tree',
@@ -119,6 +119,7 @@ export const CONTRACTS = [
     description: 'Return a derived nested Markdown heading tree for one hosted note without body text.',
     outputSchema: DOCUMENT_TREE_JSON_SCHEMA,
     unavailableMessage: 'Hosted DocumentTree is not configured',
+    sectionCount: (payload: DocumentTree) => treeNodeCount(payload.root.children),
     readsBody: true,
     assemble: ({ outline }) => ({ bytes: documentTreeBytes(outline), build: () => treeFromOutline(outline) }),
   },
@@ -132,10 +133,11 @@ export const CONTRACTS = [
     description: 'Return bounded body-free MetadataFacets v0 for one hosted note.',
     outputSchema: METADATA_FACETS_JSON_SCHEMA,
     unavailableMessage: 'Hosted MetadataFacets is not configured',
+    sectionCount: () => null,
     readsBody: false,
-    // Facets never read the body and every value is capped, so the payload is small by construction; measured anyway.
-    assemble: ({ path, frontmatter, body }) => {
-      const facets = buildMetadataFacets(path, frontmatter, body);
+    // Every facet value is capped, so the payload is small by construction; measured anyway.
+    assemble: ({ path, frontmatter }) => {
+      const facets = buildMetadataFacets(path, frontmatter);
       return { bytes: jsonValueBytes(facets), build: () => facets };
     },
   },
@@ -149,6 +151,7 @@ export const CONTRACTS = [
     description: 'Return body-free SectionSource v0 metadata for one hosted note.',
     outputSchema: SECTION_SOURCE_JSON_SCHEMA,
     unavailableMessage: 'Hosted SectionSource is not configured',
+    sectionCount: (payload: SectionSource) => payload.sections.length,
     readsBody: true,
     assemble: ({ structure, outline }) => {
       const bodyAvailable = bodyAvailability(structure);
@@ -157,11 +160,18 @@ export const CONTRACTS = [
   },
 ] as const satisfies readonly ContractSpec[];
 
-export type ContractName = (typeof CONTRACTS)[number]['name'];
+type Contract = (typeof CONTRACTS)[number];
+export type ContractName = Contract['name'];
+/** The payload one contract builds. */
+export type PayloadOf<N extends ContractName> = ReturnType<ReturnType<Extract<Contract, { name: N }>['assemble']>['build']>;
+/** Any contract's payload. */
+export type ContractPayload = PayloadOf<ContractName>;
+
 export const CONTRACT_NAMES: readonly ContractName[] = CONTRACTS.map((spec) => spec.name);
 
 const BY_NAME = new Map<string, ContractSpec>(CONTRACTS.map((spec) => [spec.name, spec]));
 const BY_TOOL = new Map<string, ContractSpec>(CONTRACTS.map((spec) => [spec.tool, spec]));
+const BY_SCHEMA_ID = new Map<string, ContractSpec>(CONTRACTS.map((spec) => [spec.schema, spec]));
 
 export function contractNamed(name: ContractName): ContractSpec {
   return BY_NAME.get(name) as ContractSpec;
@@ -170,6 +180,26 @@ export function contractNamed(name: ContractName): ContractSpec {
 /** The contract an MCP tool name serves, or undefined. */
 export function contractForTool(tool: string): ContractSpec | undefined {
   return BY_TOOL.get(tool);
+}
+
+/** Built on first use, so an isolate that never validates a payload never compiles a schema. */
+const outputValidators = new Map<ContractSpec, Validator>();
+
+/**
+ * True when `payload` names a contract by its `schema` id and validates
+ * against that contract's output JSON schema (closed objects: no key the
+ * schema does not list).
+ */
+export function conformsToOutputSchema(payload: unknown): boolean {
+  const schemaId = payload !== null && typeof payload === 'object' ? (payload as { schema?: unknown }).schema : undefined;
+  const spec = typeof schemaId === 'string' ? BY_SCHEMA_ID.get(schemaId) : undefined;
+  if (spec === undefined) return false;
+  let validator = outputValidators.get(spec);
+  if (validator === undefined) {
+    validator = new Validator(spec.outputSchema as Schema, '2020-12', false);
+    outputValidators.set(spec, validator);
+  }
+  return validator.validate(payload).valid;
 }
 
 /** The request path's analyzer: the linear analysis, heading texts computed for the headings answered. */
@@ -186,6 +216,20 @@ export interface BuildOptions {
 }
 
 /** The payload of one contract for one note, within the output bound; throws ContractError only. */
+export function buildContract<N extends ContractName>(
+  contract: N,
+  path: string,
+  frontmatter: Frontmatter,
+  body: string,
+  options?: BuildOptions,
+): PayloadOf<N>;
+export function buildContract(
+  contract: ContractSpec,
+  path: string,
+  frontmatter: Frontmatter,
+  body: string,
+  options?: BuildOptions,
+): ContractPayload;
 export function buildContract(
   contract: ContractSpec | ContractName,
   path: string,
@@ -200,10 +244,10 @@ export function buildContract(
     const structure = analyze(body, MAX_NOTE_HEADINGS);
     sized = spec.assemble({ path, frontmatter, body, structure, outline: outlineFromColumns(path, frontmatter, structure) });
   } else {
-    sized = spec.assemble({ path, frontmatter, body });
+    sized = spec.assemble({ path, frontmatter });
   }
   if (sized.bytes > maxBytes) throw new ContractError('NoteTooComplex');
-  return sized.build();
+  return sized.build() as ContractPayload;
 }
 
 /** Every contract's payload for one note, each built by buildContract (tests and the bench compare analyzers with it). */
@@ -212,9 +256,8 @@ export function buildAllContracts(
   frontmatter: Frontmatter,
   body: string,
   options: BuildOptions = {},
-): Record<ContractName, ContractPayload> {
-  return Object.fromEntries(CONTRACT_NAMES.map((name) => [name, buildContract(name, path, frontmatter, body, options)])) as Record<
-    ContractName,
-    ContractPayload
-  >;
+): { [N in ContractName]: PayloadOf<N> } {
+  return Object.fromEntries(CONTRACT_NAMES.map((name) => [name, buildContract(name, path, frontmatter, body, options)])) as {
+    [N in ContractName]: PayloadOf<N>;
+  };
 }

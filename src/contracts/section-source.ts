@@ -1,35 +1,44 @@
-import { normalizeOutlinePath } from './paths';
-import { analyzeNoteColumns } from './analysis/analyze';
-import { MAX_NOTE_HEADINGS, columnsOf, type NoteStructure, type StructureColumns } from './analysis/structure';
-import { outlineFromColumns } from './note-outline';
-import { treeFromOutline } from './document-tree';
-import { normalizeSlug } from './slug';
-import { SECTION_SOURCE_SCHEMA, type Frontmatter, type NoteOutline, type Section, type SectionSource, type TreeNode } from './types';
-
 /**
- * SectionSource v0. The body is analyzed once; that yields the outline and
- * the single body-derived bit per section (`body_available`). No text,
- * offset, length or snippet of the body is ever placed in the payload.
+ * SectionSource v0: one section per outline heading, nested as the tree
+ * nests them, with the single body-derived bit per section
+ * (`body_available`). No text, offset, length or snippet of the body is
+ * ever placed in the payload.
  */
-export function buildSectionSource(path: string, frontmatter: Frontmatter, body: string): SectionSource {
-  normalizeOutlinePath(path);
-  return sectionSourceFromColumns(path, frontmatter, analyzeNoteColumns(body, MAX_NOTE_HEADINGS));
+import type { StructureColumns } from './analysis/structure';
+import { nestHeadings, type Outline, type TreeNode } from './outline';
+import { normalizeTreePath } from './paths';
+import { arrayBytes, boolBytes, jsonStringBytes, measureOutline, nullableStringBytes, objectOverhead } from './payload-size';
+import { SECTION_KEYS } from './schemas';
+import { normalizeSlug } from './slug';
+
+export const SECTION_SOURCE_SCHEMA = 'knowtation.section_source/v0';
+
+/** Properties in serialized key order (SECTION_KEYS). */
+export interface Section {
+  section_id: string;
+  heading_id: string;
+  level: number;
+  heading_path: string[];
+  heading_text: string;
+  child_section_ids: string[];
+  body_available: boolean;
+  body_returned: false;
+  snippet_returned: false;
 }
 
-/** SectionSource from an analyzed body, as a NoteStructure. */
-export function sectionSourceFromStructure(path: string, frontmatter: Frontmatter, structure: NoteStructure): SectionSource {
-  return sectionSourceFromColumns(path, frontmatter, columnsOf(structure));
+/** Properties in serialized key order. */
+export interface SectionSource {
+  schema: typeof SECTION_SOURCE_SCHEMA;
+  path: string;
+  title: string | null;
+  sections: Section[];
+  truncated: boolean;
 }
 
-/** sectionSourceFromStructure over the columns (the request path's form). */
-export function sectionSourceFromColumns(path: string, frontmatter: Frontmatter, structure: StructureColumns): SectionSource {
-  return sectionSourceFromOutline(outlineFromColumns(path, frontmatter, structure), bodyAvailability(structure));
-}
-
-/** SectionSource from an outline and its body_available bits (the bounded builder has both already). */
-export function sectionSourceFromOutline(outline: NoteOutline, bodyAvailable: (index: number) => boolean): SectionSource {
-  const tree = treeFromOutline(outline);
-  const pathSlug = normalizeSlug(tree.path) || 'note';
+/** SectionSource from an outline and its body_available bits (bodyAvailability of the same analysis). */
+export function sectionSourceFromOutline(outline: Outline, bodyAvailable: (index: number) => boolean): SectionSource {
+  const path = normalizeTreePath(outline.path);
+  const pathSlug = normalizeSlug(path) || 'note';
   const sectionId = (node: TreeNode): string => `${pathSlug}:${node.id}`;
 
   const sections: Section[] = [];
@@ -52,9 +61,10 @@ export function sectionSourceFromOutline(outline: NoteOutline, bodyAvailable: (i
       visit(node.children, headingPath);
     }
   };
-  visit(tree.root.children, []);
+  visit(nestHeadings(outline.headings), []);
 
-  return { schema: SECTION_SOURCE_SCHEMA, path: tree.path, title: tree.title, sections, truncated: tree.truncated };
+  const title = outline.title == null ? null : String(outline.title);
+  return { schema: SECTION_SOURCE_SCHEMA, path, title, sections, truncated: outline.truncated };
 }
 
 /**
@@ -121,4 +131,52 @@ function hasBodyContentByScan(structure: StructureColumns, index: number): boole
     if (blockSubstantive[block] !== 0 && start !== -1 && start >= windowStart && start < windowEnd) return true;
   }
   return false;
+}
+
+const SECTIONS_OVERHEAD = objectOverhead(['schema', 'path', 'title', 'sections', 'truncated']);
+const SECTION_OVERHEAD = objectOverhead(SECTION_KEYS);
+/** `"body_returned":false` and `"snippet_returned":false` values. */
+const SECTION_FIXED_FALSES = 5 + 5;
+
+/** Byte length of JSON.stringify(sectionSourceFromOutline(outline, bodyAvailable)). */
+export function sectionSourceBytes(outline: Outline, bodyAvailable: (index: number) => boolean): number {
+  const measure = measureOutline(outline);
+  const count = outline.headings.length;
+  const treePath = normalizeTreePath(outline.path);
+  const slugBytes = jsonStringBytes(normalizeSlug(treePath) || 'note');
+  // section_id = `${pathSlug}:${heading id}`: both parts are ASCII, so their bytes add (one pair of quotes, plus ':').
+  const sectionIdBytes = (index: number): number => slugBytes + measure.idBytes[index] - 1;
+
+  const pathTextBytes = new Float64Array(count);
+  const depth = new Int32Array(count);
+  const childIdBytes = new Float64Array(count);
+  let sections = 0;
+  for (let i = 0; i < count; i += 1) {
+    const parent = measure.parent[i];
+    // Parents precede their children in outline order, so their sums are final here.
+    pathTextBytes[i] = (parent < 0 ? 0 : pathTextBytes[parent]) + measure.textBytes[i];
+    depth[i] = (parent < 0 ? 0 : depth[parent]) + 1;
+    if (parent >= 0) childIdBytes[parent] += sectionIdBytes(i);
+  }
+  for (let i = 0; i < count; i += 1) {
+    sections +=
+      SECTION_OVERHEAD +
+      sectionIdBytes(i) +
+      measure.idBytes[i] +
+      measure.levelBytes[i] +
+      arrayBytes(pathTextBytes[i], depth[i]) +
+      measure.textBytes[i] +
+      arrayBytes(childIdBytes[i], measure.childCount[i]) +
+      boolBytes(bodyAvailable(i)) +
+      SECTION_FIXED_FALSES;
+  }
+  const title = outline.title == null ? null : String(outline.title);
+  return (
+    SECTIONS_OVERHEAD +
+    jsonStringBytes(SECTION_SOURCE_SCHEMA) +
+    jsonStringBytes(treePath) +
+    nullableStringBytes(title) +
+    arrayBytes(sections, count) +
+    boolBytes(outline.truncated)
+  );
 }

@@ -7,19 +7,14 @@
  * carries its own Authorization or Cookie is refused. The NoteOutline is
  * validated against its schema before it is returned, raw, with no envelope.
  */
-import { Validator } from '@cfworker/json-schema';
-import { NOTE_OUTLINE_JSON_SCHEMA } from '../contracts/schemas';
 import { outcomeCode, type ReadError } from '../errors';
 import { gate, gateRefusalFacts } from '../gate';
 import type { Handled } from '../log';
 import { readContract } from '../read-note';
-import { contractNamed } from '../contracts/registry';
+import { conformsToOutputSchema, contractNamed } from '../contracts/registry';
 import { singlePathParam } from './query';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse, restErrorResponse } from './responses';
-
-/** Built on the bridge's first use, not in every isolate's startup. */
-let outlineValidator: Validator | null = null;
 
 /** The bridge owns its credential: no answer carries a challenge inviting the caller to send one. */
 function bridgeRefusal(error: ReadError, facts = { outcome: outcomeCode(error) }): Handled {
@@ -57,7 +52,6 @@ export async function scoolingSmokeRoute({ request, config }: RouteContext): Pro
   }
   const read = await readContract(outcome.request, contractNamed('note_outline'), singlePathParam(new URL(request.url)));
   if (!read.result.ok) return bridgeRefusal(read.result.error, { ...read.facts, outcome: outcomeCode(read.result.error) });
-  outlineValidator ??= new Validator(NOTE_OUTLINE_JSON_SCHEMA as unknown as object, '2020-12', false);
-  if (!outlineValidator.validate(read.result.value).valid) return bridgeRefusal({ kind: 'Runtime' }, { ...read.facts, outcome: 'INTERNAL_ERROR' });
+  if (!conformsToOutputSchema(read.result.value)) return bridgeRefusal({ kind: 'Runtime' }, { ...read.facts, outcome: 'INTERNAL_ERROR' });
   return { response: jsonResponse(read.result.value), facts: read.facts };
 }

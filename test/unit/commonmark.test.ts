@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildNoteOutline } from '../../src/contracts';
+import { buildContract } from '../../src/contracts';
 
 interface SpecExample {
   markdown: string;
@@ -41,7 +41,7 @@ describe('CommonMark 0.31.2 spec examples: heading count and levels', () => {
       checked += 1;
       if (expectedLevels.length > 0) withHeadings += 1;
       headingElements += expectedLevels.length;
-      const outline = buildNoteOutline('spec/example.md', {}, markdown);
+      const outline = buildContract('note_outline', 'spec/example.md', {}, markdown);
       expect(outline.headings.map((heading) => heading.level)).toEqual(expectedLevels);
       matched += 1;
     });

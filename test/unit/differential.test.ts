@@ -5,7 +5,7 @@
  * example, the shared corpus, fixed-seed generated notes, every
  * pathological shape of cmark and md4c at a size micromark still finishes,
  * and every input that once diverged (test/unit/analysis/regressions.md).
- * The offline run of the same generators is scripts/differential.ts.
+ * The offline run of the same generators is `npm run differential` (test/offline/differential.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,13 +15,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_NAMES, ContractError, buildAllContracts, buildContract, decodeWireFrontmatter, structureAnalyzer } from '../../src/contracts';
 import { analyzeNote } from '../../src/contracts/analysis';
-import { analyzeWithMdast } from '../../src/contracts/markdown';
+import { analyzeWithMdast } from '../../scripts/lib/markdown/oracle';
 import type { Frontmatter } from '../../src/contracts/types';
 import {
   deepNestingNote, emphasisNote, grammarNote, inlineFloodNote, inlineNote, nestedNote, preprocessNote, rawNote,
 } from '../support/markdown/arbitraries';
 import { differential } from '../support/markdown/differential';
-import { pathologicalCases, pathologicalNote } from '../support/markdown/pathological';
+import { pathologicalCases, pathologicalNote } from '../../scripts/lib/markdown/pathological';
 import { readRegressions } from '../support/markdown/regressions';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -164,9 +164,25 @@ describe('request-path analysis portability', () => {
     for (const file of sources) {
       const source = readFileSync(path.join(dir, file), 'utf8');
       expect(source, file).not.toMatch(/from ['"]node:|require\(|\bprocess\.|\bBuffer\b|\bfetch\(|globalThis/);
-      // No parser on the request path: not micromark itself, not mdast, not the oracle module.
-      expect(source, file).not.toMatch(/from ['"](micromark|mdast-util-[a-z-]+|[./]*markdown)['"]/);
       expect(source.split('\n').length, `${file} stays under ~600 lines`).toBeLessThanOrEqual(650);
     }
+  });
+
+  it('nothing in src imports a Markdown parser, the oracle or any module outside src', () => {
+    const sources = readdirSync(path.join(repoRoot, 'src'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    expect(sources).toContain('contracts/registry.ts');
+    let relative = 0;
+    for (const file of sources) {
+      const source = readFileSync(path.join(repoRoot, 'src', file), 'utf8');
+      for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        // No parser on the request path: not micromark itself, not mdast (micromark's character-class util is a table).
+        expect(specifier, file).not.toMatch(/^(micromark|mdast|mdast-util-[a-z-]+)$/);
+        if (!specifier.startsWith('.')) continue;
+        relative++;
+        const target = path.relative(path.join(repoRoot, 'src'), path.resolve(repoRoot, 'src', path.dirname(file), specifier));
+        expect(target, `${file}: ${specifier}`).not.toMatch(/^\.\./);
+      }
+    }
+    expect(relative).toBeGreaterThan(100);
   });
 });

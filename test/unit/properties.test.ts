@@ -12,15 +12,13 @@ import fc from 'fast-check';
 import { Validator, type Schema } from '@cfworker/json-schema';
 import {
   CONTRACT_NAMES,
+  buildAllContracts,
   buildContract,
   ContractError,
   decodeWireFrontmatter,
   type ContractName,
   type ContractPayload,
-  type DocumentTree,
   type Frontmatter,
-  type NoteOutline,
-  type SectionSource,
   type TreeNode,
 } from '../../src/contracts';
 import { contractNamed } from '../../src/contracts/registry';
@@ -196,11 +194,8 @@ const noteArb: fc.Arbitrary<GeneratedNote> = fc
     levels: blocks.flatMap((block) => block.levels),
   }));
 
-function buildAll(note: GeneratedNote): Record<ContractName, ContractPayload> {
-  const frontmatter = decodeWireFrontmatter(note.wireFrontmatter);
-  return Object.fromEntries(
-    CONTRACT_NAMES.map((name) => [name, buildContract(name, note.path, frontmatter, note.body)]),
-  ) as Record<ContractName, ContractPayload>;
+function buildAll(note: GeneratedNote): ReturnType<typeof buildAllContracts> {
+  return buildAllContracts(note.path, decodeWireFrontmatter(note.wireFrontmatter), note.body);
 }
 
 function flattenTree(nodes: TreeNode[]): TreeNode[] {
@@ -232,7 +227,7 @@ describe('properties of the body-free builders', () => {
   it('finds exactly the generated headings, with their levels, and nothing in code or HTML', () => {
     fc.assert(
       fc.property(noteArb, (note) => {
-        const outline = buildAll(note).note_outline as NoteOutline;
+        const outline = buildAll(note).note_outline;
         expect(outline.headings.map((h) => h.level)).toEqual(note.levels);
       }),
       { numRuns: NUM_RUNS },
@@ -257,9 +252,7 @@ describe('properties of the body-free builders', () => {
         for (const name of CONTRACT_NAMES) {
           expect(validators[name].validate(JSON.parse(JSON.stringify(payloads[name]))).errors).toEqual([]);
         }
-        const outline = payloads.note_outline as NoteOutline;
-        const tree = payloads.document_tree as DocumentTree;
-        const source = payloads.section_source as SectionSource;
+        const { note_outline: outline, document_tree: tree, section_source: source } = payloads;
         const flat = flattenTree(tree.root.children).map(({ id, level, text }) => ({ level, text, id }));
         expect(flat).toEqual(outline.headings);
         expect(source.sections.map((s) => s.heading_id)).toEqual(outline.headings.map((h) => h.id));

@@ -9,7 +9,7 @@
  * answer is a payload or a clean refusal, never a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_NOTE_HEADINGS, MAX_NOTE_INPUT_CHARS, buildSectionSource } from '../../src/contracts';
+import { MAX_NOTE_HEADINGS, MAX_NOTE_INPUT_CHARS, buildContract } from '../../src/contracts';
 import { seedNotes, uniqueUser } from '../support/worker/canister';
 import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mintToken, restGet } from '../support/worker/harness';
 
@@ -199,7 +199,7 @@ describe('output bound: no answer over 4 MiB', () => {
     expect(served.status).toBe(200);
     expect(served.bytes).toBeLessThanOrEqual(4 * 1024 * 1024);
     expect(served.bytes).toBeGreaterThan(4 * 1024 * 1024 - perChar);
-    expect(served.text).toBe(JSON.stringify(buildSectionSource(served.path, {}, note(under))));
+    expect(served.text).toBe(JSON.stringify(buildContract('section_source', served.path, {}, note(under))));
     const over = await sizeOf(under + 1);
     expect(over.status).toBe(422);
   }, 120_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocumentTree, buildMetadataFacets, buildNoteOutline, buildSectionSource } from '../../src/contracts';
+import { buildContract, type ContractName } from '../../src/contracts';
 import { canisterRequests, seedNotes, setFault, uniqueUser } from '../support/worker/canister';
 import { HUB_ORIGIN, REST_ROUTES, callWorker, mintToken, restGet, testEnv } from '../support/worker/harness';
 
@@ -24,19 +24,13 @@ function expectSecurityHeaders(res: Response) {
 }
 
 describe('REST: success', () => {
-  it('serves all four contracts byte-identical to the builders', async () => {
+  it('serves all four contracts byte-identical to buildContract', async () => {
     const { note, token } = await setup();
-    const builders = {
-      note_outline: buildNoteOutline,
-      document_tree: buildDocumentTree,
-      metadata_facets: buildMetadataFacets,
-      section_source: buildSectionSource,
-    } as const;
     for (const [contract, route] of Object.entries(REST_ROUTES)) {
       const res = await restGet(route, note.path, { token });
       expect(res.status).toBe(200);
       expectSecurityHeaders(res);
-      const expected = builders[contract as keyof typeof builders](note.path, note.frontmatter, note.body);
+      const expected = buildContract(contract as ContractName, note.path, note.frontmatter, note.body);
       expect(await res.text()).toBe(JSON.stringify(expected));
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildNoteOutline } from '../../src/contracts';
+import { buildContract } from '../../src/contracts';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import { callWorker, mintToken, testEnv } from '../support/worker/harness';
 
@@ -22,7 +22,7 @@ describe('Scooling smoke bridge', () => {
     const { user, env } = await bridgeEnv();
     const res = await smoke(env);
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe(JSON.stringify(buildNoteOutline(NOTE.path, NOTE.frontmatter, NOTE.body)));
+    expect(await res.text()).toBe(JSON.stringify(buildContract('note_outline', NOTE.path, NOTE.frontmatter, NOTE.body)));
     const [req] = await canisterRequests(user);
     // Its own credential authenticates it to the Worker and is never passed through to the canister.
     expect(req.headers).not.toHaveProperty('authorization');

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromCodeUnits } from '../../src/contracts/analysis/utf16-units';
 import { analyzeNote } from '../../src/contracts/analysis/analyze';
-import { analyzeWithMdast } from '../../src/contracts/markdown';
+import { analyzeWithMdast } from '../../scripts/lib/markdown/oracle';
 
 const units = (text: string): Uint16Array => Uint16Array.from({ length: text.length }, (_, index) => text.charCodeAt(index));
 

@@ -1,7 +1,7 @@
 /**
  * The analysis entry point on the request path: body -> NoteStructure.
  * Invariant: returns exactly what analyzeWithMdast (the micromark oracle in
- * ../markdown.ts) returns, for every body within the cap; there is no
+ * scripts/lib/markdown/oracle.ts) returns, for every body within the cap; there is no
  * fallback and no micromark here. Like micromark's preprocessing, a leading
  * byte order mark is dropped (offsets then count from after it) and NUL
  * reads as U+FFFD (the block scan treats the two alike; definition labels

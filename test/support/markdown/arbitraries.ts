@@ -1,7 +1,7 @@
 /**
  * fast-check generators of Markdown notes for the differential tests
  * (test/unit/differential.test.ts) and the offline run
- * (scripts/differential.ts): block grammar, inline-heavy notes, inline
+ * (test/offline/differential.ts): block grammar, inline-heavy notes, inline
  * floods biased toward delimiters, brackets, html and references, deep
  * container nesting, and the chars micromark preprocesses (BOM, NUL, CR,
  * tabs).

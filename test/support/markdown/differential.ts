@@ -9,7 +9,7 @@ import { buildAllContracts, structureAnalyzer } from '../../../src/contracts/reg
 import type { NoteStructure } from '../../../src/contracts/analysis/structure';
 
 type Analyzer = (body: string) => NoteStructure;
-import { analyzeWithMdast } from '../../../src/contracts/markdown';
+import { analyzeWithMdast } from '../../../scripts/lib/markdown/oracle';
 
 const PATH = 'notes/differential.md';
 const FRONTMATTER = { title: 'Differential' };

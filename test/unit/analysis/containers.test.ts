@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_NAMES, buildAllContracts, buildContract, structureAnalyzer } from '../../../src/contracts';
 import { ContainerStack, IntStack, newContainer, type Container } from '../../../src/contracts/analysis/containers';
-import { analyzeWithMdast } from '../../../src/contracts/markdown';
+import { analyzeWithMdast } from '../../../scripts/lib/markdown/oracle';
 
 const PATH = 'notes/containers.md';
 

@@ -6,10 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeNote } from '../../../src/contracts/analysis/analyze';
-import { MAX_NOTE_HEADINGS, buildContract } from '../../../src/contracts';
-import { outlineFromStructure } from '../../../src/contracts/note-outline';
-import { treeFromOutline } from '../../../src/contracts/document-tree';
-import { sectionSourceFromStructure } from '../../../src/contracts/section-source';
+import { CONTRACT_NAMES, MAX_NOTE_HEADINGS, buildAllContracts, structureAnalyzer } from '../../../src/contracts';
 
 function noteWithHeadings(count: number): string {
   const lines: string[] = ['[r]: /u', ''];
@@ -34,11 +31,10 @@ describe('analyzeNote with a heading text limit', () => {
   it('leaves every payload as the full analysis makes it, below, at and past the cap', () => {
     for (const count of [3, MAX_NOTE_HEADINGS, MAX_NOTE_HEADINGS + 1, MAX_NOTE_HEADINGS + 40]) {
       const body = noteWithHeadings(count);
-      const full = analyzeNote(body);
-      const outline = outlineFromStructure('notes/a.md', {}, full);
-      expect(JSON.stringify(buildContract('note_outline', 'notes/a.md', {}, body))).toBe(JSON.stringify(outline));
-      expect(JSON.stringify(buildContract('document_tree', 'notes/a.md', {}, body))).toBe(JSON.stringify(treeFromOutline(outline)));
-      expect(JSON.stringify(buildContract('section_source', 'notes/a.md', {}, body))).toBe(JSON.stringify(sectionSourceFromStructure('notes/a.md', {}, full)));
+      const limited = buildAllContracts('notes/a.md', {}, body);
+      // structureAnalyzer asks for every heading text: the full analysis.
+      const full = buildAllContracts('notes/a.md', {}, body, { analyze: structureAnalyzer(analyzeNote) });
+      for (const name of CONTRACT_NAMES) expect(JSON.stringify(limited[name]), `${name}, ${count} headings`).toBe(JSON.stringify(full[name]));
     }
   });
 });

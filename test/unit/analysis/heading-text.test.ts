@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { headingTextOf, normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
-import { normalizeHeadingText as oracle } from '../../../src/contracts/markdown';
+import { normalizeHeadingText as oracle } from '../../../scripts/lib/markdown/oracle';
 import { asciiBytesOf, foldedUnitsToString, unitsToString } from '../../../src/contracts/analysis/utf16-units';
 
 const PIECES = [

@@ -7,9 +7,9 @@ import { inlinePlainText, inlineText, normalizeLabel } from '../../../src/contra
 import { grownLength } from '../../../src/contracts/analysis/growth';
 import { normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
 import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
-import { inlineCase } from './generators';
-import { compareCase, definitionSet, oracleTexts, passText, type Comparison } from './oracle';
-import { SHAPES } from '../../support/markdown/pathological';
+import { inlineCase } from '../../support/markdown/inline-generators';
+import { compareCase, definitionSet, oracleTexts, passText, type Comparison } from '../../support/markdown/inline-oracle';
+import { SHAPES } from '../../../scripts/lib/markdown/pathological';
 
 const spec = createRequire(import.meta.url)('commonmark-spec') as { tests: { markdown: string; example: number }[] };
 

@@ -12,8 +12,8 @@ import { headingTextOf } from '../../../src/contracts/analysis/heading-text';
 import { inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
 import { normalizeNfc } from '../../../src/contracts/analysis/normalize-nfc';
 import { noteScratchLeftovers, resetNoteScratch } from '../../../src/contracts/analysis/scratch';
-import { SHAPES, pathologicalNote } from '../../support/markdown/pathological';
-import { inlineCase } from './generators';
+import { SHAPES, pathologicalNote } from '../../../scripts/lib/markdown/pathological';
+import { inlineCase } from '../../support/markdown/inline-generators';
 
 /** A heading whose inline pass folds non-ASCII label units and whose text needs the linear NFC (a long mark run). */
 const NON_ASCII_NOTE = `[Straße Σίσυφος]: /u\n\n# [STRASSE σίσυφοσ] and [ǅ] e${'\u0301\u0327\u0323'.repeat(20)} *a*\n`;

@@ -12,8 +12,8 @@ import { recordPositions, normalizeLabel } from '../../../src/contracts/analysis
 import { bracketBound } from '../../../src/contracts/analysis/inline-brackets';
 import { runBound } from '../../../src/contracts/analysis/inline-delimiters';
 import { itemBound } from '../../../src/contracts/analysis/inline-items';
-import { SHAPES } from '../../support/markdown/pathological';
-import { inlineCase } from './generators';
+import { SHAPES } from '../../../scripts/lib/markdown/pathological';
+import { inlineCase } from '../../support/markdown/inline-generators';
 
 const STREAMS = [
   ['items', itemBound],

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONTRACT_NAMES, buildAllContracts, buildContract, buildSectionSource, structureAnalyzer } from '../../../src/contracts';
+import { CONTRACT_NAMES, buildAllContracts, buildContract, structureAnalyzer } from '../../../src/contracts';
 import { analyzeNote, analyzeNoteColumns, columnsOf, structureOf, type NoteStructure } from '../../../src/contracts/analysis';
-import { analyzeWithMdast } from '../../../src/contracts/markdown';
+import { analyzeWithMdast } from '../../../scripts/lib/markdown/oracle';
 import { grammarNote, nestedNote } from '../../support/markdown/arbitraries';
 
 const PATH = 'notes/columns.md';
@@ -47,7 +47,7 @@ describe('StructureColumns on the request path', () => {
     fc.assert(
       fc.property(note, (body) => {
         payloadsAgree(body);
-        const sections = buildSectionSource(PATH, FRONTMATTER, body).sections;
+        const sections = buildContract('section_source', PATH, FRONTMATTER, body).sections;
         expect(sections.map((each) => each.body_available)).toEqual(referenceBodyAvailable(analyzeWithMdast(body)).slice(0, sections.length));
       }),
       { numRuns: 300, seed: 20261124 },

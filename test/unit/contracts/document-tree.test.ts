@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocumentTree, buildNoteOutline, type TreeNode } from '../../../src/contracts';
+import { buildContract, type TreeNode } from '../../../src/contracts';
 
 const PATH = 'notes/tree.md';
 /** A compact picture of the tree: text, and children in braces. */
 function shape(nodes: TreeNode[]): string {
   return nodes.map((n) => (n.children.length ? `${n.text}{${shape(n.children)}}` : n.text)).join(', ');
 }
-const treeShape = (body: string): string => shape(buildDocumentTree(PATH, {}, body).root.children);
+const treeShape = (body: string): string => shape(buildContract('document_tree', PATH, {}, body).root.children);
 
 describe('DocumentTree nesting (REFERENCE-CONTRACTS 3)', () => {
   it('attaches skipped levels to the nearest shallower heading and keeps real levels', () => {
-    const tree = buildDocumentTree(PATH, {}, '# A\n### B\n## C\n# D\n');
+    const tree = buildContract('document_tree', PATH, {}, '# A\n### B\n## C\n# D\n');
     expect(shape(tree.root.children)).toBe('A{B, C}, D');
     const [a, d] = tree.root.children;
     expect(a.children.map((n) => n.level)).toEqual([3, 2]);
@@ -36,8 +36,8 @@ describe('DocumentTree nesting (REFERENCE-CONTRACTS 3)', () => {
 
   it('copies ids, levels and texts of the outline, with id first in each node', () => {
     const body = '# A\n## B\n';
-    const outline = buildNoteOutline(PATH, {}, body);
-    const tree = buildDocumentTree(PATH, {}, body);
+    const outline = buildContract('note_outline', PATH, {}, body);
+    const tree = buildContract('document_tree', PATH, {}, body);
     const [a] = tree.root.children;
     expect(a).toEqual({
       id: 'h1-a-0001',
@@ -51,7 +51,7 @@ describe('DocumentTree nesting (REFERENCE-CONTRACTS 3)', () => {
   });
 
   it('has an empty root for a heading-less note', () => {
-    const tree = buildDocumentTree(PATH, { title: 'T' }, 'only text\n');
+    const tree = buildContract('document_tree', PATH, { title: 'T' }, 'only text\n');
     expect(tree).toEqual({
       schema: 'knowtation.document_tree/v0',
       path: PATH,
@@ -63,12 +63,12 @@ describe('DocumentTree nesting (REFERENCE-CONTRACTS 3)', () => {
   });
 
   it('keeps a null title null', () => {
-    expect(buildDocumentTree('inbox/.md', {}, '').title).toBeNull();
+    expect(buildContract('document_tree', 'inbox/.md', {}, '').title).toBeNull();
   });
 
   it('re-normalizes the already-normalized outline path', () => {
     // The outline turns ' /etc/x.md' into 'etc/x.md'; the tree rule accepts that normalized form.
-    expect(buildDocumentTree(' /etc/x.md', {}, '').path).toBe('etc/x.md');
-    expect(buildDocumentTree('a//b/./c.md', {}, '').path).toBe('a/b/./c.md');
+    expect(buildContract('document_tree', ' /etc/x.md', {}, '').path).toBe('etc/x.md');
+    expect(buildContract('document_tree', 'a//b/./c.md', {}, '').path).toBe('a/b/./c.md');
   });
 });

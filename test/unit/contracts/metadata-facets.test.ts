@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildMetadataFacets, buildNoteOutline, decodeWireFrontmatter, type Frontmatter } from '../../../src/contracts';
+import { buildContract, decodeWireFrontmatter, type Frontmatter } from '../../../src/contracts';
 
-const facetsOf = (frontmatter: Frontmatter, path = 'inbox/x.md') => buildMetadataFacets(path, frontmatter, '');
+const facetsOf = (frontmatter: Frontmatter, path = 'inbox/x.md') => buildContract('metadata_facets', path, frontmatter, '');
 
 describe('MetadataFacets project (REFERENCE-CONTRACTS 4)', () => {
   it('slugs the frontmatter project', () => {
@@ -184,7 +184,7 @@ describe('MetadataFacets inferred fields and path (REFERENCE-CONTRACTS 4)', () =
 
   it('returns the facet-normalized path, which may differ from the outline path', () => {
     expect(facetsOf({}, 'inbox/./x.md').path).toBe('inbox/x.md');
-    expect(buildNoteOutline('inbox/./x.md', {}, '').path).toBe('inbox/./x.md');
+    expect(buildContract('note_outline', 'inbox/./x.md', {}, '').path).toBe('inbox/./x.md');
     expect(facetsOf({}, 'a/../b.md').path).toBe('b.md');
     expect(facetsOf({}, 'a\\b.md').path).toBe('a/b.md');
   });
@@ -192,12 +192,12 @@ describe('MetadataFacets inferred fields and path (REFERENCE-CONTRACTS 4)', () =
 
 describe('MetadataFacets reads only its seven keys (REFERENCE-CONTRACTS 4)', () => {
   it('ignores title and every other key, and never reads the body', () => {
-    const withNoise = buildMetadataFacets(
+    const withNoise = buildContract('metadata_facets', 
       'inbox/x.md',
       { title: 'Secret Title', summary: 'Secret summary', tags: 'a' },
       '# Secret heading\n\nSecret body\n',
     );
-    const plain = buildMetadataFacets('inbox/x.md', { tags: 'a' }, '');
+    const plain = buildContract('metadata_facets', 'inbox/x.md', { tags: 'a' }, '');
     expect(withNoise).toEqual(plain);
     expect(JSON.stringify(withNoise)).not.toMatch(/secret/i);
   });

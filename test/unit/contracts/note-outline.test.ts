@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildNoteOutline, type OutlineHeading } from '../../../src/contracts';
+import { buildContract, type OutlineHeading } from '../../../src/contracts';
 
 const PATH = 'inbox/note.md';
-const headingsOf = (body: string): OutlineHeading[] => buildNoteOutline(PATH, {}, body).headings;
+const headingsOf = (body: string): OutlineHeading[] => buildContract('note_outline', PATH, {}, body).headings;
 const levelsOf = (body: string): number[] => headingsOf(body).map((h) => h.level);
 const textsOf = (body: string): string[] => headingsOf(body).map((h) => h.text);
 const idsOf = (body: string): string[] => headingsOf(body).map((h) => h.id);
@@ -171,7 +171,7 @@ describe('heading ids (REFERENCE-CONTRACTS 1.6)', () => {
 
 describe('frontmatter inside the body is Markdown (REFERENCE-CONTRACTS 1.4)', () => {
   it('parses a leading YAML block as a thematic break plus a Setext level-2 heading', () => {
-    const outline = buildNoteOutline('a/fm-in-body.md', {}, '---\ntitle: X\n---\n# H\ntext');
+    const outline = buildContract('note_outline', 'a/fm-in-body.md', {}, '---\ntitle: X\n---\n# H\ntext');
     expect(outline.headings).toEqual([
       { level: 2, text: 'title: X', id: 'h2-title-x-0001' },
       { level: 1, text: 'H', id: 'h1-h-0002' },
@@ -183,11 +183,11 @@ describe('frontmatter inside the body is Markdown (REFERENCE-CONTRACTS 1.4)', ()
 
 describe('outline path and shape (REFERENCE-CONTRACTS 2)', () => {
   it('returns the builder-normalized path', () => {
-    expect(buildNoteOutline('  notes//a/./b.md ', {}, '').path).toBe('notes/a/./b.md');
+    expect(buildContract('note_outline', '  notes//a/./b.md ', {}, '').path).toBe('notes/a/./b.md');
   });
 
   it('is a body-free object with exactly the contract keys', () => {
-    const outline = buildNoteOutline('x.md', {}, 'secret paragraph\n\n# H\n');
+    const outline = buildContract('note_outline', 'x.md', {}, 'secret paragraph\n\n# H\n');
     expect(Object.keys(outline)).toEqual(['schema', 'path', 'title', 'headings', 'truncated']);
     expect(outline.schema).toBe('knowtation.note_outline/v1');
     expect(outline.truncated).toBe(false);

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildDocumentTree,
-  buildMetadataFacets,
-  buildNoteOutline,
-  buildSectionSource,
-  decodeWireFrontmatter,
-} from '../../../src/contracts';
+import { buildContract, decodeWireFrontmatter } from '../../../src/contracts';
 
 // REFERENCE-CONTRACTS 12: the oracle-verified example, sent as the canister sends it (frontmatter as JSON text).
 const PATH = 'projects/My Project/Meeting_notes-2026.md';
@@ -36,7 +30,7 @@ const HEADINGS = [
 
 describe('oracle example (REFERENCE-CONTRACTS 12)', () => {
   it('outline: title, ids and texts', () => {
-    expect(buildNoteOutline(PATH, frontmatter, BODY)).toEqual({
+    expect(buildContract('note_outline', PATH, frontmatter, BODY)).toEqual({
       schema: 'knowtation.note_outline/v1',
       path: PATH,
       title: 'Weekly Sync',
@@ -52,7 +46,7 @@ describe('oracle example (REFERENCE-CONTRACTS 12)', () => {
       text: HEADINGS[i].text,
       children,
     });
-    expect(buildDocumentTree(PATH, frontmatter, BODY)).toEqual({
+    expect(buildContract('document_tree', PATH, frontmatter, BODY)).toEqual({
       schema: 'knowtation.document_tree/v0',
       path: PATH,
       title: 'Weekly Sync',
@@ -64,7 +58,7 @@ describe('oracle example (REFERENCE-CONTRACTS 12)', () => {
   });
 
   it('facets: inferred project, tags not de-duplicated, entity split, slugged ids, folder', () => {
-    expect(buildMetadataFacets(PATH, frontmatter, BODY)).toEqual({
+    expect(buildContract('metadata_facets', PATH, frontmatter, BODY)).toEqual({
       schema: 'knowtation.metadata_facets/v0',
       path: PATH,
       facets: {
@@ -82,7 +76,7 @@ describe('oracle example (REFERENCE-CONTRACTS 12)', () => {
   });
 
   it('section source: ids, heading paths, children and body_available', () => {
-    const source = buildSectionSource(PATH, frontmatter, BODY);
+    const source = buildContract('section_source', PATH, frontmatter, BODY);
     const sid = (i: number) => `${PATH_SLUG}:${HEADINGS[i].id}`;
     expect(source.schema).toBe('knowtation.section_source/v0');
     expect(source.path).toBe(PATH);
@@ -118,10 +112,10 @@ describe('oracle example (REFERENCE-CONTRACTS 12)', () => {
 
   it('never returns body text in any payload', () => {
     for (const payload of [
-      buildNoteOutline(PATH, frontmatter, BODY),
-      buildDocumentTree(PATH, frontmatter, BODY),
-      buildMetadataFacets(PATH, frontmatter, BODY),
-      buildSectionSource(PATH, frontmatter, BODY),
+      buildContract('note_outline', PATH, frontmatter, BODY),
+      buildContract('document_tree', PATH, frontmatter, BODY),
+      buildContract('metadata_facets', PATH, frontmatter, BODY),
+      buildContract('section_source', PATH, frontmatter, BODY),
     ]) {
       const json = JSON.stringify(payload);
       expect(json).not.toContain('Intro paragraph');

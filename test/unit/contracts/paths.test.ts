@@ -1,14 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  buildDocumentTree,
-  buildMetadataFacets,
-  buildNoteOutline,
-  buildSectionSource,
+  buildContract,
+  CONTRACT_NAMES,
   normalizeFacetPath,
   normalizeHostedPath,
   normalizeOutlinePath,
   normalizeTreePath,
+  type Frontmatter,
 } from '../../../src/contracts';
 import { expectInvalidPath } from './expect-contract-error';
 
@@ -135,9 +134,8 @@ describe('normalizeFacetPath (REFERENCE-CONTRACTS 1.7)', () => {
 
 describe('builders reject invalid paths with an error that never echoes the input', () => {
   const SECRET_PATH = '/home/owner/secret-diary.md';
-  const builders = { buildNoteOutline, buildDocumentTree, buildMetadataFacets, buildSectionSource };
-
-  for (const [name, build] of Object.entries(builders)) {
+  for (const name of CONTRACT_NAMES) {
+    const build = (path: string, frontmatter: Frontmatter, body: string) => buildContract(name, path, frontmatter, body);
     it(`${name} rejects absolute and escaping paths`, () => {
       for (const raw of [SECRET_PATH, 'C:/secret.md', '../secret.md', '', '   ']) {
         expectInvalidPath(() => build(raw, {}, '# x\n'));
@@ -153,8 +151,8 @@ describe('builders reject invalid paths with an error that never echoes the inpu
   }
 
   it('document tree and section source reject a path the outline normalizes to empty', () => {
-    expect(buildNoteOutline('\\', {}, '').path).toBe('');
-    expectInvalidPath(() => buildDocumentTree('\\', {}, ''));
-    expectInvalidPath(() => buildSectionSource('\\', {}, ''));
+    expect(buildContract('note_outline', '\\', {}, '').path).toBe('');
+    expectInvalidPath(() => buildContract('document_tree', '\\', {}, ''));
+    expectInvalidPath(() => buildContract('section_source', '\\', {}, ''));
   });
 });

@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocumentTree, buildSectionSource } from '../../../src/contracts';
+import { buildContract } from '../../../src/contracts';
 
 const PATH = 'notes/s.md';
-const availability = (body: string): boolean[] => buildSectionSource(PATH, {}, body).sections.map((s) => s.body_available);
+const availability = (body: string): boolean[] => buildContract('section_source', PATH, {}, body).sections.map((s) => s.body_available);
 
 describe('SectionSource ids and structure (REFERENCE-CONTRACTS 5)', () => {
   it('prefixes heading ids with the path slug', () => {
-    const source = buildSectionSource('projects/My Project/Meeting_notes-2026.md', {}, '# Hello\n');
+    const source = buildContract('section_source', 'projects/My Project/Meeting_notes-2026.md', {}, '# Hello\n');
     expect(source.sections[0].section_id).toBe('projects-my-project-meeting-notes-2026-md:h1-hello-0001');
-    expect(buildSectionSource('safe.md', {}, '# Hello\n').sections[0].section_id).toBe('safe-md:h1-hello-0001');
+    expect(buildContract('section_source', 'safe.md', {}, '# Hello\n').sections[0].section_id).toBe('safe-md:h1-hello-0001');
   });
 
   it('falls back to the path slug "note" when the path slugs to empty', () => {
-    expect(buildSectionSource('日本語/ノート', {}, '# Hello\n').sections[0].section_id).toBe('note:h1-hello-0001');
+    expect(buildContract('section_source', '日本語/ノート', {}, '# Hello\n').sections[0].section_id).toBe('note:h1-hello-0001');
   });
 
   it('slugs the tree path, not the raw input', () => {
-    expect(buildSectionSource(' \\A\\B.md ', {}, '# X\n').sections[0].section_id).toBe('a-b-md:h1-x-0001');
+    expect(buildContract('section_source', ' \\A\\B.md ', {}, '# X\n').sections[0].section_id).toBe('a-b-md:h1-x-0001');
   });
 
   it('lists sections in pre-order with heading_path, direct child ids and constant false flags', () => {
-    const source = buildSectionSource(PATH, {}, '# A\n### B\n## C\n# D\n');
+    const source = buildContract('section_source', PATH, {}, '# A\n### B\n## C\n# D\n');
     expect(source.sections).toEqual([
       {
         section_id: 'notes-s-md:h1-a-0001',
@@ -71,8 +71,8 @@ describe('SectionSource ids and structure (REFERENCE-CONTRACTS 5)', () => {
 
   it('takes path, title and truncated from the document tree', () => {
     const body = '# A\ntext\n';
-    const tree = buildDocumentTree('a//b.md', { title: ' T ' }, body);
-    const source = buildSectionSource('a//b.md', { title: ' T ' }, body);
+    const tree = buildContract('document_tree', 'a//b.md', { title: ' T ' }, body);
+    const source = buildContract('section_source', 'a//b.md', { title: ' T ' }, body);
     expect(source.path).toBe(tree.path);
     expect(source.title).toBe('T');
     expect(source.truncated).toBe(false);
@@ -80,11 +80,11 @@ describe('SectionSource ids and structure (REFERENCE-CONTRACTS 5)', () => {
   });
 
   it('has no sections for a heading-less note', () => {
-    expect(buildSectionSource(PATH, {}, 'text only\n').sections).toEqual([]);
+    expect(buildContract('section_source', PATH, {}, 'text only\n').sections).toEqual([]);
   });
 
   it('carries empty heading texts into heading_path', () => {
-    const [parent, child] = buildSectionSource(PATH, {}, '#\n## 日本語\n').sections;
+    const [parent, child] = buildContract('section_source', PATH, {}, '#\n## 日本語\n').sections;
     expect(parent.heading_path).toEqual(['']);
     expect(child.heading_path).toEqual(['', '日本語']);
     expect(child.section_id).toBe('notes-s-md:h2-heading-0002');

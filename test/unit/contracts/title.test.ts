@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildDocumentTree,
-  buildNoteOutline,
-  buildSectionSource,
-  decodeWireFrontmatter,
-  type Frontmatter,
-} from '../../../src/contracts';
+import { buildContract, decodeWireFrontmatter, type Frontmatter } from '../../../src/contracts';
 
 const titleOf = (path: string, frontmatter: Frontmatter = {}): string | null =>
-  buildNoteOutline(path, frontmatter, '# Heading is never the title\n').title;
+  buildContract('note_outline', path, frontmatter, '# Heading is never the title\n').title;
 
 describe('title derivation (REFERENCE-CONTRACTS 1.5)', () => {
   it('uses the frontmatter title, trimmed', () => {
@@ -78,9 +72,9 @@ describe('title derivation (REFERENCE-CONTRACTS 1.5)', () => {
       ['inbox/.md', {}],
       ['inbox/x.md', { title: 42 }],
     ] as const) {
-      const expected = buildNoteOutline(path, frontmatter, '').title;
-      expect(buildDocumentTree(path, frontmatter, '').title).toBe(expected);
-      expect(buildSectionSource(path, frontmatter, '').title).toBe(expected);
+      const expected = buildContract('note_outline', path, frontmatter, '').title;
+      expect(buildContract('document_tree', path, frontmatter, '').title).toBe(expected);
+      expect(buildContract('section_source', path, frontmatter, '').title).toBe(expected);
     }
   });
 });

@@ -1,26 +1,16 @@
 /**
- * The micromark oracle. Builders never see a parse tree: they consume a
- * NoteStructure (analysis/structure.ts), which the request path gets from
- * the linear analysis (analysis/analyze.ts). analyzeWithMdast is the
- * reference pipeline it is held equal to by the differential tests and
- * measured against by the bench: plain CommonMark through
+ * The micromark oracle: the reference pipeline the linear analysis
+ * (src/contracts/analysis) is held equal to by the differential tests and
+ * measured against by the bench. Plain CommonMark through
  * mdast-util-from-markdown with no extensions (the micromark stack that
- * remark-parse 11 uses), walked exactly as the reference builders walk it.
- * Never import this module from the request path.
+ * remark-parse 11 uses), walked exactly as the reference builders walk it,
+ * answering the same NoteStructure. Development only: nothing in src
+ * imports it (test/unit/differential.test.ts checks).
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Heading, Nodes, Root } from 'mdast';
-import { ContractError } from './errors';
-import { assertBodyWithinCap, type NoteStructure } from './analysis/structure';
-
-export {
-  MAX_NOTE_HEADINGS,
-  MAX_NOTE_INPUT_CHARS,
-  assertBodyWithinCap,
-  type BlockInfo,
-  type HeadingInfo,
-  type NoteStructure,
-} from './analysis/structure';
+import { ContractError } from '../../../src/contracts/errors';
+import { assertBodyWithinCap, type NoteStructure } from '../../../src/contracts/analysis/structure';
 
 export function analyzeWithMdast(body: string): NoteStructure {
   assertBodyWithinCap(body);

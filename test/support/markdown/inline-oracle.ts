@@ -7,7 +7,7 @@
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes } from 'mdast';
-import { headingPlainText, normalizeHeadingText } from '../../../src/contracts/markdown';
+import { headingPlainText, normalizeHeadingText } from '../../../scripts/lib/markdown/oracle';
 import { inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
 import { headingTextOf } from '../../../src/contracts/analysis/heading-text';
 

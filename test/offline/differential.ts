@@ -5,17 +5,17 @@
  * `mismatches: N` line; exits 1 when N > 0. Mismatching notes are written
  * (JSON strings) to the file given by --out, never printed.
  *
- *   node --import tsx scripts/differential.ts --count 500000 [--seed 1] [--out /tmp/mismatches.json] [--help]
+ *   npm run differential -- --count 500000 [--seed 1] [--out /tmp/mismatches.json] [--help]
  */
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import {
   deepNestingNote, emphasisNote, grammarNote, inlineFloodNote, inlineNote, nestedNote, preprocessNote, rawNote,
-} from '../test/support/markdown/arbitraries';
-import { differential } from '../test/support/markdown/differential';
-import { countOption, parseOptionsOrExit } from './cli-options.mjs';
+} from '../support/markdown/arbitraries';
+import { differential } from '../support/markdown/differential';
+import { countOption, parseOptionsOrExit } from '../../scripts/cli-options.mjs';
 
-const USAGE = 'usage: node --import tsx scripts/differential.ts [--count N (default 10000)] [--seed N (default 1)] [--out FILE]';
+const USAGE = 'usage: npm run differential -- [--count N (default 10000)] [--seed N (default 1)] [--out FILE]';
 
 const { count, seed, out } = parseOptionsOrExit(process.argv.slice(2), { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } }, USAGE, (values, UsageError) => ({
   count: countOption(values, 'count', 10_000, UsageError),
