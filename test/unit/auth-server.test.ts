@@ -1,7 +1,6 @@
 // Drives the local OAuth authorization server (demo/auth-server.mjs) over real loopback HTTP: plain
 // fetch with manual redirects and a small cookie jar, like a browser and an OAuth client would, and
 // the MCP SDK v2 client's own auth() against a stand-in protected resource. No mocks.
-import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
@@ -10,6 +9,7 @@ import { auth, type OAuthClientMetadata } from '@modelcontextprotocol/client';
 import { auth as authV1 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { isAllowedResource, startAuthServer, type AuthServer, type DemoUser } from '../../demo/auth-server.mjs';
 import { InMemoryOAuthProvider, publicClientMetadata } from '../support/node/oauth-client';
+import { CookieJar, pkce, type Pkce } from '../support/node/oauth-user-agent';
 
 /** A Worker origin nothing listens on: the authorization server never calls the resource. */
 const WORKER = 'http://127.0.0.1:8787';
@@ -23,37 +23,6 @@ const USER: DemoUser = {
   effectiveCanisterUserId: 'canister-demo',
   name: 'Demo user',
 };
-
-/** Cookies by name, as a browser would keep them for one loopback host (paths ignored: sending more is harmless here). */
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /^\s*expires=Thu, 01 Jan 1970/i.test(a) || /^\s*max-age=0\s*$/i.test(a));
-      if (expired || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
-
-interface Pkce {
-  verifier: string;
-  challenge: string;
-}
-
-function pkce(): Pkce {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
 
 async function registerClient(as: AuthServer, metadata: Record<string, unknown>): Promise<Response> {
   return fetch(`${as.issuer}/reg`, {
