@@ -6,7 +6,8 @@
  *
  *   GET /prepare            reads every note once (BENCH_NOTE_PATHS) and keeps what each phase needs
  *   GET /phase/<name>       runs <name> once per note, in note order; `none` runs an empty loop,
- *                           `handler` the Worker's whole fetch handler
+ *                           `handler` the Worker's whole fetch handler, `mcpHandler` the same
+ *                           read as an MCP tools/call (2025-11-25)
  *
  * Both take the bench's bearer token, as a REST read does. workerd's clock stands still during
  * computation, so the bench reads the CPU from /proc around each request.
@@ -24,7 +25,7 @@ import { writeLogLine, type LogFacts } from '../../src/log';
 import { takeRateLimit } from '../../src/rate-limit';
 import { readNoteFromCanister } from '../../src/vault/canister';
 import { isInScope, isOutsideScopeUnread, normalizeVaultPath, resolveVault } from '../../src/vault/path';
-import { restTarget } from './worker-api';
+import { jsonRpcBody, MCP_ACCEPT, restTarget, toolCallParams } from './worker-api';
 import worker from '../../src/index';
 
 const CONTRACT = contractNamed('note_outline');
@@ -50,6 +51,8 @@ interface Prepared {
 }
 
 let prepared: Prepared | null = null;
+/** The origin the phase requests are addressed to (ENVIRONMENT=local takes the request's own). */
+const MCP_ORIGIN = 'http://127.0.0.1';
 
 /** One phase on one note. */
 type Phase = (note: PreparedNote, state: Prepared, env: object) => unknown;
@@ -83,8 +86,16 @@ export const PHASES: Record<string, Phase> = {
   build: ({ path, frontmatter, body, structure }) => buildContract(CONTRACT, path, frontmatter, body, { analyze: () => structure }),
   serialize: ({ payload }) => payloadResponse(payload).arrayBuffer(),
   log: ({ facts }) => writeLogLine('00000000-0000-4000-8000-000000000000', facts, Date.now()),
-  // Not a phase: the Worker's own fetch handler on the same request, in the same loop.
+  // Not phases: the Worker's own fetch handler on the same read over REST and over MCP, in the same loop.
   handler: async ({ request }, _state, env) => (await worker.fetch(request, env as Record<string, unknown>)).arrayBuffer(),
+  mcpHandler: async ({ path }, { authorization }, env) => {
+    const call = new Request(`${MCP_ORIGIN}/mcp`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json', accept: MCP_ACCEPT, 'mcp-protocol-version': '2025-11-25' },
+      body: jsonRpcBody(1, 'tools/call', toolCallParams(CONTRACT, path)),
+    });
+    return (await worker.fetch(call, env as Record<string, unknown>)).arrayBuffer();
+  },
 };
 
 async function prepare(request: Request, env: Record<string, unknown>): Promise<Prepared> {

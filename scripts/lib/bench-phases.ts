@@ -46,8 +46,9 @@ export interface PhaseResult {
   phases: { phase: string; ms: number }[];
   /** Their sum. */
   sum: number;
-  /** The Worker's whole fetch handler on the same requests, in the same kind of loop. */
+  /** The Worker's whole fetch handler on the same reads, in the same kind of loop: over REST, over MCP. */
   handler: number;
+  mcpHandler: number;
 }
 
 /** Measures every phase over `rounds` rounds (each round starting at the next phase); null without schedstat. */
@@ -58,7 +59,7 @@ export async function measurePhases(base: URL, authorization: string, workerd: n
     if (response.status !== 200) throw new Error(`phase Worker ${target}: ${response.status} ${text.slice(0, 160)}`);
   };
   await get('/prepare');
-  const names = ['none', ...PHASE_ROWS.map((row) => row.phase), 'handler'];
+  const names = ['none', ...PHASE_ROWS.map((row) => row.phase), 'handler', 'mcpHandler'];
   // One unmeasured pass of each, so every phase's code is compiled before it is timed.
   for (const name of names) await get(`/phase/${name}`);
   const totals = new Map(names.map((name) => [name, 0]));
@@ -74,7 +75,7 @@ export async function measurePhases(base: URL, authorization: string, workerd: n
   }
   const perRead = (name: string): number => ((totals.get(name) as number) - (totals.get('none') as number)) / (rounds * notes);
   const phases = PHASE_ROWS.map((row) => ({ phase: row.phase, ms: perRead(row.phase) }));
-  return { phases, sum: phases.reduce((sum, each) => sum + each.ms, 0), handler: perRead('handler') };
+  return { phases, sum: phases.reduce((sum, each) => sum + each.ms, 0), handler: perRead('handler'), mcpHandler: perRead('mcpHandler') };
 }
 
 /** The breakdown's table, each phase beside the whole read it is part of (our read net of a no-op exchange). */
@@ -89,6 +90,7 @@ export function reportPhases(report: Report, result: PhaseResult, wholeRead: num
       ...result.phases.map((each, index) => [each.phase, figure(each.ms, 3), share(each.ms), (PHASE_ROWS[index] as (typeof PHASE_ROWS)[number]).covers]),
       ['sum of the phases', figure(result.sum, 3), share(result.sum), ''],
       ['whole handler, same loop', figure(result.handler, 3), share(result.handler), "src/index.ts's fetch on the same requests"],
+      ['MCP handler, same loop', figure(result.mcpHandler, 3), share(result.mcpHandler), 'the same reads as tools/call (2025-11-25)'],
       ['our read (read - no-op)', figure(wholeRead, 3), '100%', 'the REST read row above, as a request of its own'],
     ],
   );
