@@ -18,14 +18,14 @@ import { schedTime } from './bench-proc';
 
 /** The phases in the order a read runs them, with what each covers (bench-phases-worker.ts PHASES). */
 export const PHASE_ROWS: { phase: string; covers: string }[] = [
-  { phase: 'entry', covers: 'request id, clock, config lookup, response headers (src/index.ts)' },
-  { phase: 'authenticate', covers: 'bearer token, HS256 verify, claims (src/auth/jwt.ts)' },
-  { phase: 'checks', covers: 'vault, budget, ACL, path rule, scope (src/gate.ts, src/read-note.ts)' },
-  { phase: 'canister', covers: 'canister GET, bounded read, JSON parse, frontmatter (src/vault/canister.ts)' },
-  { phase: 'analysis', covers: 'the linear Markdown analysis (src/contracts/analysis)' },
-  { phase: 'build', covers: 'payload sizing and build from the analysis (src/contracts/registry.ts)' },
-  { phase: 'serialize', covers: 'JSON.stringify and the streamed body (src/http/responses.ts)' },
-  { phase: 'log', covers: 'the one log line (src/log.ts)' },
+  { phase: 'entry', covers: 'request id, clock, config, headers (index.ts)' },
+  { phase: 'authenticate', covers: 'bearer token, HS256 verify, claims (auth/jwt.ts)' },
+  { phase: 'checks', covers: 'vault, budget, ACL, path, scope (gate.ts, read-note.ts)' },
+  { phase: 'canister', covers: 'GET, bounded read, JSON parse (vault/canister.ts)' },
+  { phase: 'analysis', covers: 'the linear Markdown analysis (contracts/analysis)' },
+  { phase: 'build', covers: 'payload sizing and build (contracts/registry.ts)' },
+  { phase: 'serialize', covers: 'JSON.stringify and the body (http/responses.ts)' },
+  { phase: 'log', covers: 'the one log line (log.ts)' },
 ];
 
 const ENTRY = 'scripts/lib/bench-phases-worker.ts';
@@ -81,7 +81,7 @@ export async function measurePhases(base: URL, authorization: string, workerd: n
 /** The breakdown's table, each phase beside the whole read it is part of (our read net of a no-op exchange). */
 export function reportPhases(report: Report, result: PhaseResult, wholeRead: number, rounds: number, notes: number): void {
   report.raw('');
-  report.text(`Where one warm REST read's CPU goes (the read rows' notes; ${rounds} rounds of one pass over the ${notes} notes per phase):`);
+  report.text(`Where one warm REST read's CPU goes (the read rows' notes; ${rounds} rounds of one pass over the ${notes} notes per phase; files under src/):`);
   report.raw('');
   const share = (ms: number): string => `${((100 * ms) / wholeRead).toFixed(0)}%`;
   report.table(
@@ -89,9 +89,9 @@ export function reportPhases(report: Report, result: PhaseResult, wholeRead: num
     [
       ...result.phases.map((each, index) => [each.phase, figure(each.ms, 3), share(each.ms), (PHASE_ROWS[index] as (typeof PHASE_ROWS)[number]).covers]),
       ['sum of the phases', figure(result.sum, 3), share(result.sum), ''],
-      ['whole handler, same loop', figure(result.handler, 3), share(result.handler), "src/index.ts's fetch on the same requests"],
+      ['whole handler, same loop', figure(result.handler, 3), share(result.handler), "index.ts's fetch on the same requests"],
       ['MCP handler, same loop', figure(result.mcpHandler, 3), share(result.mcpHandler), 'the same reads as tools/call (2025-11-25)'],
-      ['our read (read - no-op)', figure(wholeRead, 3), '100%', 'the REST read row above, as a request of its own'],
+      ['our read (read - no-op)', figure(wholeRead, 3), '100%', 'the REST read row above, a request each'],
     ],
   );
   report.legend([
