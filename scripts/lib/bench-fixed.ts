@@ -8,9 +8,13 @@
  * - the local rate-limit simulation, apart: the same 404 on a second Worker with both rate-limit
  *   bindings (Miniflare's simulation, limits lifted as in `[env.load]`). Every other row runs with
  *   no binding (ENVIRONMENT=local serves unlimited), so the REST figure is what production pays
- *   without the simulation, whose cost is not production's.
+ *   without the simulation, whose cost is not production's;
+ * - the read floor: our REST read of each real note (the shared corpus) against the floor Worker's
+ *   read of the same notes (bench-floor-worker.js: the same canister GET, JSON parse, one log line,
+ *   a one-field answer), each net of the floor's no-op GET /health, their ratio, and MCP tools/call
+ *   of the same notes over that REST read; then that read's CPU by phase (bench-phases.ts).
  *
- * One Miniflare (one workerd process) runs both Workers, each on its own socket (no entry worker in
+ * One Miniflare (one workerd process) runs every Worker, each on its own socket (no entry worker in
  * front). The kinds are measured in rounds, each round starting at the next kind, so a change in
  * machine speed lands on each alike; workerd CPU = its /proc/<pid>/stat utime + stime (10 ms ticks,
  * the end-to-end table's measure) over all of a kind's requests / their number, and beside it the
@@ -29,11 +33,14 @@ import {
   mcpToolCall,
   startBenchCanister,
   startWorker,
+  FLOOR_WORKER_PATH,
   type McpEra,
   type MiniflareWorker,
+  type WorkerInput,
   type WorkerOutput,
 } from './bench-worker';
 import { schedTime } from './bench-proc';
+import { measurePhases, phaseWorkerSetup, reportPhases, type PhaseResult } from './bench-phases';
 import { cpuMs, workerdPids } from './process.mjs';
 import { restTarget } from './worker-api';
 
@@ -41,7 +48,9 @@ export const FIXED_TARGET = {
   /** 404 minus /health, workerd CPU ms: at most. */
   restFixedMs: 1,
   /** MCP tools/call minus the same REST read, workerd CPU ms: at most. */
-  mcpOverRestMs: 0.5,
+  mcpOverRestMs: 0.3,
+  /** A warm REST read of the corpus over the floor's read of the same notes, both net of /health: at most. */
+  readOverFloor: 1.5,
 } as const;
 
 export interface FixedCostOptions {
@@ -52,6 +61,8 @@ export interface FixedCostOptions {
   /** The two note bodies of the 200 rows: about 10 chars and about 5,000. */
   smallBody: string;
   mediumBody: string;
+  /** The real notes of the read rows (ours, the floor, MCP), each read in turn; none: no read rows. */
+  readNotes: WorkerInput['notes'];
 }
 
 export interface FixedCostResult {
@@ -66,43 +77,90 @@ export interface FixedCostResult {
   mcpOverRest?: { era: McpEra; ms: number }[];
   /** 404 with the rate-limit bindings minus 404 without. */
   rateLimit?: number;
+  /**
+   * The read rows: our warm REST read of the corpus notes and the floor's read of the same notes,
+   * each net of the floor's no-op /health (an HTTP exchange alone), their ratio; our own /health net
+   * of the same; MCP tools/call of the same notes over that REST read, per era.
+   */
+  read?: { ours: number; floor: number; ratio: number; ourHealth: number; mcpOverRead: { era: McpEra; ms: number }[] };
+  /** The per-phase CPU of that REST read (bench-phases.ts), when measured. */
+  phases?: PhaseResult;
   /** Which measure the figures above are: schedstat, else stat ticks. */
   measure?: 'schedstat' | 'ticks';
 }
 
-type KindKey = 'health' | 'garbage' | 'badPath' | 'missing' | 'missingLimited' | 'small' | 'medium' | McpEra;
+type KindKey =
+  | 'health'
+  | 'garbage'
+  | 'badPath'
+  | 'missing'
+  | 'missingLimited'
+  | 'small'
+  | 'medium'
+  | McpEra
+  | 'exchange'
+  | 'read'
+  | 'floor'
+  | `read ${McpEra}`;
+
+/** Which of the section's Workers a kind is sent to: ours, ours with the rate-limit bindings, the floor. */
+type WorkerName = 'plain' | 'limited' | 'floor';
 
 interface Kind {
   key: KindKey;
   label: string;
   status: number;
-  /** The Worker with the rate-limit bindings, else the plain one. */
-  limited?: boolean;
-  send: (base: URL) => Promise<Response>;
+  worker: WorkerName;
+  /** The kind's `index`th request (reads take the corpus notes in turn). */
+  send: (base: URL, index: number) => Promise<Response>;
 }
+
+/** What the read rows read, in their labels. */
+const READ_NOTES = 'corpus';
 
 const SMALL_PATH = 'bench/fixed-small.md';
 const MEDIUM_PATH = 'bench/fixed-medium.md';
 
-function kinds(token: string, smallChars: number, mediumChars: number): Kind[] {
+function kinds(token: string, smallChars: number, mediumChars: number, readPaths: string[]): Kind[] {
   const outline = (base: URL, notePath: string, authorization: string | null): Promise<Response> =>
     fetch(new URL(restTarget('note_outline', notePath), base), authorization ? { headers: { authorization } } : {});
   const bearer = `Bearer ${token}`;
+  const readPath = (index: number): string => readPaths[index % readPaths.length] as string;
+  const reads: Kind[] =
+    readPaths.length === 0
+      ? []
+      : [
+          { key: 'exchange', label: 'floor GET /health (no-op)', status: 200, worker: 'floor', send: (base) => fetch(new URL('/health', base)) },
+          { key: 'read', label: `REST read, ${READ_NOTES}`, status: 200, worker: 'plain', send: (base, index) => outline(base, readPath(index), bearer) },
+          { key: 'floor', label: `floor read, ${READ_NOTES}`, status: 200, worker: 'floor', send: (base, index) => outline(base, readPath(index), null) },
+          ...MCP_ERAS.map(
+            (era): Kind => ({
+              key: `read ${era}`,
+              label: `MCP ${era} tools/call, ${READ_NOTES}`,
+              status: 200,
+              worker: 'plain',
+              send: (base, index) => mcpToolCall(base, token, era, readPath(index)),
+            }),
+          ),
+        ];
   return [
-    { key: 'health', label: 'GET /health', status: 200, send: (base) => fetch(new URL('/health', base)) },
-    { key: 'garbage', label: '401, garbage token', status: 401, send: (base) => outline(base, SMALL_PATH, 'Bearer garbage') },
-    { key: 'badPath', label: '400, bad path (valid token)', status: 400, send: (base) => outline(base, '../outside.md', bearer) },
-    { key: 'missing', label: '404, missing note', status: 404, send: (base) => outline(base, 'bench/missing.md', bearer) },
+    { key: 'health', label: 'GET /health', status: 200, worker: 'plain', send: (base) => fetch(new URL('/health', base)) },
+    { key: 'garbage', label: '401, garbage token', status: 401, worker: 'plain', send: (base) => outline(base, SMALL_PATH, 'Bearer garbage') },
+    { key: 'badPath', label: '400, bad path (valid token)', status: 400, worker: 'plain', send: (base) => outline(base, '../outside.md', bearer) },
+    { key: 'missing', label: '404, missing note', status: 404, worker: 'plain', send: (base) => outline(base, 'bench/missing.md', bearer) },
     {
       key: 'missingLimited',
       label: '404, missing note, with limiter',
       status: 404,
-      limited: true,
+      worker: 'limited',
       send: (base) => outline(base, 'bench/missing.md', bearer),
     },
-    { key: 'small', label: `200 outline, ${smallChars}-char note`, status: 200, send: (base) => outline(base, SMALL_PATH, bearer) },
-    { key: 'medium', label: `200 outline, ${mediumChars}-char note`, status: 200, send: (base) => outline(base, MEDIUM_PATH, bearer) },
-    ...MCP_ERAS.map((era): Kind => ({ key: era, label: `MCP ${era} tools/call, ${smallChars}-char`, status: 200, send: (base) => mcpToolCall(base, token, era, SMALL_PATH) })),
+    { key: 'small', label: `200 outline, ${smallChars}-char note`, status: 200, worker: 'plain', send: (base) => outline(base, SMALL_PATH, bearer) },
+    { key: 'medium', label: `200 outline, ${mediumChars}-char note`, status: 200, worker: 'plain', send: (base) => outline(base, MEDIUM_PATH, bearer) },
+    ...MCP_ERAS.map(
+      (era): Kind => ({ key: era, label: `MCP ${era} tools/call, ${smallChars}-char`, status: 200, worker: 'plain', send: (base) => mcpToolCall(base, token, era, SMALL_PATH) }),
+    ),
+    ...reads,
   ];
 }
 
@@ -130,9 +188,14 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   report.raw('');
   options.progress(`fixed cost: ${rounds} rounds of ${perRound} requests per kind`);
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-fixed-'));
+  const phasesDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-phases-'));
+  const readPaths = options.readNotes.map((note) => note.path);
+  const phaseRounds = quick ? 6 : 10;
+  let phases: PhaseResult | null = null;
   const canister = await startBenchCanister([
     { name: 'small', notes: [{ path: SMALL_PATH, body: options.smallBody }], chars: options.smallBody.length },
     { name: 'medium', notes: [{ path: MEDIUM_PATH, body: options.mediumBody }], chars: options.mediumBody.length },
+    { name: READ_NOTES, notes: options.readNotes, chars: 0 },
   ]);
   const output: WorkerOutput = { logLines: 0, errorText: '' };
   let worker: MiniflareWorker | undefined;
@@ -143,17 +206,27 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
     worker = await startWorker(outDir, canister.url, output, [
       { name: 'plain', direct: true },
       { name: 'limited', direct: true, rateLimits: true },
+      { name: 'floor', direct: true, scriptPath: FLOOR_WORKER_PATH },
+      ...(readPaths.length > 0 ? [phaseWorkerSetup(options.repoRoot, phasesDir, readPaths)] : []),
     ]);
     await worker.ready;
-    const bases = { plain: await worker.unsafeGetDirectURL('plain'), limited: await worker.unsafeGetDirectURL('limited') };
-    const all = kinds(await benchToken(), options.smallBody.length, options.mediumBody.length);
+    const bases: Record<WorkerName, URL> = {
+      plain: await worker.unsafeGetDirectURL('plain'),
+      limited: await worker.unsafeGetDirectURL('limited'),
+      floor: await worker.unsafeGetDirectURL('floor'),
+    };
+    const token = await benchToken();
+    const all = kinds(token, options.smallBody.length, options.mediumBody.length, readPaths);
     workerd = await workerdPids((pid) => pid === process.pid);
+    const sent = new Map<KindKey, number>();
     const send = async (kind: Kind): Promise<number> => {
+      const index = sent.get(kind.key) ?? 0;
+      sent.set(kind.key, index + 1);
       const started = performance.now();
-      const response = await kind.send(kind.limited ? bases.limited : bases.plain);
+      const response = await kind.send(bases[kind.worker], index);
       const text = await response.text();
       const ms = performance.now() - started;
-      const mcpError = kind.key.startsWith('20') && (text.includes('"isError":true') || text.includes('"error":{'));
+      const mcpError = kind.label.startsWith('MCP') && (text.includes('"isError":true') || text.includes('"error":{'));
       if (response.status !== kind.status || mcpError) throw new Error(`${kind.label}: status ${response.status} ${text.slice(0, 160)}`);
       return ms;
     };
@@ -170,6 +243,10 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
         entry.schedTotal += schedBefore && schedAfter ? schedAfter.runMs - schedBefore.runMs : NaN;
       }
     }
+    if (readPaths.length > 0 && workerd.length > 0) {
+      options.progress(`fixed cost: the phases of a read, ${phaseRounds} rounds`);
+      phases = await measurePhases(await worker.unsafeGetDirectURL('phases'), `Bearer ${token}`, workerd, phaseRounds, readPaths.length);
+    }
   } catch (error) {
     const why = error instanceof Error ? (error.message.split('\n')[0] as string) : String(error);
     report.text(`skipped: ${why}`);
@@ -179,6 +256,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
     await worker?.dispose();
     canister.close();
     rmSync(outDir, { recursive: true, force: true });
+    rmSync(phasesDir, { recursive: true, force: true });
   }
   const cpuMeasured = workerd.length > 0;
   for (const entry of measured) {
@@ -233,6 +311,12 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   result.restFixed = judged('missing', 'health');
   result.mcpOverRest = MCP_ERAS.map((era) => ({ era, ms: judged(era, 'small') }));
   result.rateLimit = judged('missingLimited', 'missing');
+  const readsMeasured = options.readNotes.length > 0;
+  if (readsMeasured) {
+    const ours = judged('read', 'exchange');
+    const floor = judged('floor', 'exchange');
+    result.read = { ours, floor, ratio: ours / floor, ourHealth: judged('health', 'exchange'), mcpOverRead: MCP_ERAS.map((era) => ({ era, ms: judged(`read ${era}`, 'read') })) };
+  }
   const mark = (value: number, bound: number | undefined): string => (!quick && bound !== undefined && value > bound ? '!' : '');
   const difference = (a: KindKey, b: KindKey, bound?: number): string[] => {
     const ticks = cpuOf(a) - cpuOf(b);
@@ -243,11 +327,30 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       bound === undefined ? '-' : `<= ${bound}`,
     ];
   };
+  /** (a - base) / (b - base) on both measures, marked against `bound` on the judged one. */
+  const ratio = (a: KindKey, b: KindKey, base: KindKey, bound: number): string[] => {
+    const ticks = (cpuOf(a) - cpuOf(base)) / (cpuOf(b) - cpuOf(base));
+    const sched = (schedOf(a) - schedOf(base)) / (schedOf(b) - schedOf(base));
+    return [
+      `${ticks.toFixed(2)}x${schedRead ? '' : mark(ticks, bound)}`,
+      schedRead ? `${sched.toFixed(2)}x${mark(sched, bound)}` : '-',
+      `<= ${bound}x`,
+    ];
+  };
   const derived: string[][] = [
     ['fixed cost of a REST read (404 - /health)', ...difference('missing', 'health', FIXED_TARGET.restFixedMs)],
     ...MCP_ERAS.map((era) => [`MCP ${era} tools/call over the same REST read`, ...difference(era, 'small', FIXED_TARGET.mcpOverRestMs)]),
     ['local rate-limit simulation (404 with - without)', ...difference('missingLimited', 'missing')],
     [`a ${options.mediumBody.length}-char outline over a ${options.smallBody.length}-char one`, ...difference('medium', 'small')],
+    ...(readsMeasured
+      ? [
+          [`our REST read, ${READ_NOTES} (read - no-op)`, ...difference('read', 'exchange')],
+          [`the floor's read, ${READ_NOTES} (floor - no-op)`, ...difference('floor', 'exchange')],
+          [`our read over the floor's (ratio of the two)`, ...ratio('read', 'floor', 'exchange', FIXED_TARGET.readOverFloor)],
+          ['our GET /health (health - no-op)', ...difference('health', 'exchange')],
+          ...MCP_ERAS.map((era) => [`MCP ${era} tools/call over that REST read`, ...difference(`read ${era}`, 'read', FIXED_TARGET.mcpOverRestMs)]),
+        ]
+      : []),
   ];
   report.raw('');
   report.table([{ header: 'derived', text: true }, { header: 'CPU ms' }, { header: 'sched ms' }, { header: 'target' }], derived);
@@ -263,6 +366,23 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
         (quick ? '; not judged per row (--quick), see the summary' : '; ! marks a miss'),
     ],
   ]);
+  if (readsMeasured) {
+    report.legend([
+      [
+        'reads',
+        `the ${options.readNotes.length} notes of the shared corpus, each read in turn (mean ` +
+          `${Math.round(options.readNotes.reduce((sum, note) => sum + note.body.length, 0) / options.readNotes.length)} chars), ` +
+          'over REST and MCP on our Worker and through the floor: a Worker that makes the same canister GET, parses ' +
+          'its JSON, writes one log line and answers a one-field JSON (scripts/lib/bench-floor-worker.js), on ' +
+          "its own socket in the same workerd; both net of the floor's GET /health, which answers at once " +
+          '(an HTTP exchange alone: our /health routes, logs and sets headers, so it is not the no-op)',
+      ],
+    ]);
+  }
+  if (result.read && phases) {
+    result.phases = phases;
+    reportPhases(report, phases, result.read.ours, phaseRounds, readPaths.length);
+  }
   if (output.errorText) report.text(`Worker stderr: ${output.errorText.slice(0, 300)}`);
   return result;
 }

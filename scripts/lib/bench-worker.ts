@@ -20,6 +20,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { figure, type Report } from './bench-report';
 import { cpuMs, workerdPids } from './process.mjs';
 import { restTarget, toolCallParams } from './worker-api';
@@ -27,7 +28,8 @@ import { restTarget, toolCallParams } from './worker-api';
 /** The notes the canister serves: one input = one or more notes requested in turn. */
 export interface WorkerInput {
   name: string;
-  notes: { path: string; body: string }[];
+  /** Each note's frontmatter as the canister sends it (JSON text); '{}' when absent. */
+  notes: { path: string; body: string; wireFrontmatter?: string }[];
   chars: number;
   /** Over REST only (no MCP rows), its workerd CPU judged against the heavy-note bound (the 1M inline-syntax notes). */
   heavy?: boolean;
@@ -114,7 +116,7 @@ interface Batch {
 
 /** A loopback canister holding the bench notes: 401 without the gateway secret, 404 for an unknown path. */
 export async function startBenchCanister(inputs: WorkerInput[]): Promise<BenchCanister> {
-  const bodies = new Map(inputs.flatMap((input) => input.notes.map((note): [string, string] => [note.path, note.body])));
+  const notes = new Map(inputs.flatMap((input) => input.notes.map((note) => [note.path, note] as const)));
   const canister: BenchCanister = { url: '', calls: 0, refusals: 0, close: () => server.close() };
   const server = http.createServer((request, response) => {
     canister.calls++;
@@ -125,9 +127,9 @@ export async function startBenchCanister(inputs: WorkerInput[]): Promise<BenchCa
     }
     const match = /^\/api\/v1\/notes\/(.+)$/.exec(new URL(request.url ?? '/', 'http://x').pathname);
     const notePath = match ? decodeURIComponent(match[1] as string) : '';
-    const body = bodies.get(notePath);
-    if (body === undefined) response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: notePath, frontmatter: '{}', body }));
+    const note = notes.get(notePath);
+    if (note === undefined) response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: notePath, frontmatter: note.wireFrontmatter ?? '{}', body: note.body }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   canister.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -174,16 +176,24 @@ export interface WorkerSetup {
    * Without them ENVIRONMENT=local serves unlimited (src/rate-limit.ts), as the other sections run.
    */
   rateLimits?: boolean;
+  /** A module other than the bundle's index.js (the floor Worker, the phase Worker), run as it is. */
+  scriptPath?: string;
+  /** Bindings beside the bench configuration. */
+  bindings?: Record<string, string>;
 }
+
+/** The read floor: a Worker that makes our canister GET, parses it, logs one line and answers (scripts/lib/bench-floor-worker.js). */
+export const FLOOR_WORKER_PATH = fileURLToPath(new URL('./bench-floor-worker.js', import.meta.url));
 
 /** Miniflare's options for one bench Worker: the bundle in outDir, reading notes from the canister. */
 function workerOptions(outDir: string, canisterUrl: string, setup: WorkerSetup): Record<string, unknown> {
   const lifted = { simple: { limit: 1_000_000, period: 10 } };
+  const scriptPath = setup.scriptPath ?? path.join(outDir, 'index.js');
   return {
     ...(setup.name ? { name: setup.name } : {}),
-    scriptPath: path.join(outDir, 'index.js'),
+    scriptPath,
     modules: true,
-    modulesRoot: outDir,
+    modulesRoot: path.dirname(scriptPath),
     compatibilityDate: '2026-04-01',
     ...(setup.direct ? { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] } : {}),
     ...(setup.rateLimits ? { ratelimits: { RATE_LIMITER: lifted, PROTOCOL_RATE_LIMITER: lifted } } : {}),
@@ -193,6 +203,7 @@ function workerOptions(outDir: string, canisterUrl: string, setup: WorkerSetup):
       SESSION_SECRET: BENCH_SESSION_SECRET,
       ENVIRONMENT: 'local',
       CANISTER_TIMEOUT_MS: '30000',
+      ...setup.bindings,
     },
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildContract, type ContractName } from '../../src/contracts';
 import { canisterRequests, seedNotes, setFault, uniqueUser } from '../support/worker/canister';
 import { HUB_ORIGIN, REST_ROUTES, callWorker, mintToken, restGet, testEnv } from '../support/worker/harness';
+import { payloadResponse } from '../../src/http/responses';
 
 const NOTE = {
   path: 'projects/Alpha Site/plan notes.md',
@@ -76,6 +77,25 @@ describe('REST: success', () => {
     const [req] = await canisterRequests(user);
     expect(req.headers).not.toHaveProperty('x-gateway-auth');
   });
+});
+
+describe('REST: payload bodies', () => {
+  // A payload of one stream slice (64 Ki chars) or less is sent as its string, a longer one streamed: the bytes are the same.
+  const STREAM_SLICE_CHARS = 64 * 1024;
+  const payloadOf = (chars: number, tail: string) => ({ s: 'a'.repeat(chars - 8 - tail.length) + tail });
+
+  for (const chars of [STREAM_SLICE_CHARS - 1, STREAM_SLICE_CHARS, STREAM_SLICE_CHARS + 1, 3 * STREAM_SLICE_CHARS + 1]) {
+    it(`a payload of ${chars} JSON chars is sent as exactly its serialization`, async () => {
+      // An astral char whose surrogates straddle the slice line where there is one.
+      for (const tail of ['', '\u{1F600}']) {
+        const payload = payloadOf(chars, tail);
+        expect(JSON.stringify(payload)).toHaveLength(chars);
+        const response = payloadResponse(payload);
+        expect(response.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+        expect(await response.text()).toBe(JSON.stringify(payload));
+      }
+    });
+  }
 });
 
 describe('REST: refusals before any upstream call', () => {
