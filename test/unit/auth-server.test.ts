@@ -9,7 +9,7 @@ import { auth, type OAuthClientMetadata } from '@modelcontextprotocol/client';
 import { auth as authV1 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { isAllowedResource, startAuthServer, type AuthServer, type DemoUser } from '../../demo/auth-server.mjs';
 import { InMemoryOAuthProvider, publicClientMetadata } from '../support/node/oauth-client';
-import { CookieJar, pkce, type Pkce } from '../support/node/oauth-user-agent';
+import { CookieJar, followRedirects as followRedirectsTo, pkce, type Pkce } from '../support/node/oauth-user-agent';
 
 /** A Worker origin nothing listens on: the authorization server never calls the resource. */
 const WORKER = 'http://127.0.0.1:8787';
@@ -71,35 +71,8 @@ function codeRequest(as: AuthServer, clientId: string, challenge: Pkce, override
   });
 }
 
-interface Hop {
-  response: Response;
-  url: string;
-}
-
-/**
- * Follows redirects by hand, carrying cookies, until the authorization server sends the browser to
- * the client's redirect URI (returned, not fetched) or answers without a redirect (returned).
- */
-async function followRedirects(start: string, jar: CookieJar, init: RequestInit = {}): Promise<{ callback?: URL; last: Hop }> {
-  let url = start;
-  let request: RequestInit = init;
-  for (let hop = 0; hop < 10; hop += 1) {
-    const response = await fetch(url, {
-      ...request,
-      redirect: 'manual',
-      headers: { ...(request.headers as Record<string, string> | undefined), cookie: jar.header() },
-    });
-    jar.store(response);
-    const location = response.headers.get('location');
-    if (response.status < 300 || response.status >= 400 || location === null) return { last: { response, url } };
-    await response.body?.cancel();
-    const next = new URL(location, url);
-    if (next.href.startsWith(REDIRECT_URI)) return { callback: next, last: { response, url } };
-    url = next.href;
-    request = {};
-  }
-  throw new Error('too many redirects');
-}
+/** The shared user agent's redirect walk, stopping at this client's redirect URI. */
+const followRedirects = (start: string, jar: CookieJar, init: RequestInit = {}) => followRedirectsTo(start, REDIRECT_URI, jar, init);
 
 async function authorizeToCallback(start: string, jar = new CookieJar()): Promise<URL> {
   const { callback, last } = await followRedirects(start, jar);
