@@ -9,7 +9,7 @@
  */
 import { outcomeCode, type ReadError } from '../errors';
 import { gate, gateRefusalFacts } from '../gate';
-import type { Handled } from '../log';
+import type { Handled, LogFacts } from '../log';
 import { readContract } from '../read-note';
 import { conformsToOutputSchema, contractNamed } from '../contracts/registry';
 import { singlePathParam } from './query';
@@ -17,7 +17,7 @@ import type { RouteContext } from './context';
 import { errorResponse, jsonResponse, restErrorResponse } from './responses';
 
 /** The bridge owns its credential: no answer carries a challenge inviting the caller to send one. */
-function bridgeRefusal(error: ReadError, facts = { outcome: outcomeCode(error) }): Handled {
+function bridgeRefusal(error: ReadError, facts: LogFacts = { outcome: outcomeCode(error) }): Handled {
   return { response: restErrorResponse(error, null, 'Scooling smoke bridge is not configured'), facts };
 }
 
@@ -51,7 +51,8 @@ export async function scoolingSmokeRoute({ request, config }: RouteContext): Pro
     return bridgeRefusal(refusal.error);
   }
   const read = await readContract(outcome.request, contractNamed('note_outline'), singlePathParam(new URL(request.url)));
-  if (!read.result.ok) return bridgeRefusal(read.result.error, { ...read.facts, outcome: outcomeCode(read.result.error) });
+  // The read's facts already carry its outcome.
+  if (!read.result.ok) return bridgeRefusal(read.result.error, read.facts);
   if (!conformsToOutputSchema(read.result.value)) return bridgeRefusal({ kind: 'Runtime' }, { ...read.facts, outcome: 'INTERNAL_ERROR' });
   return { response: jsonResponse(read.result.value), facts: read.facts };
 }
