@@ -7,8 +7,10 @@ import { defineConfig } from 'vitest/config';
 const showTestLogs = process.env.KT_TEST_LOGS === '1';
 const WORKER_LOG_LINE = /^\{"rid":"[^"]*","/;
 
-// Three projects:
-// - unit:   pure code and Node-side tooling (reads ../shared for corpus parity)
+// test/ is laid out by what a test is about: src/ (the Worker's modules, in Node), demo/, scripts/,
+// docs/ (docs and openapi.yaml against the code), worker/ (the Worker in workerd), e2e/ (real clients).
+// Three projects, by where the tests run:
+// - unit:   src/, demo/, scripts/ and docs/, in Node (reads ../shared for corpus parity)
 // - worker: everything that touches the Worker, inside workerd, against the demo canister
 // - e2e:    real clients (MCP SDK client, headless Chromium) against the Worker served over HTTP
 export default defineConfig({
@@ -19,7 +21,7 @@ export default defineConfig({
     },
     projects: [
       {
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
+        test: { name: 'unit', include: ['test/{src,demo,scripts,docs}/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
       {
         plugins: [

@@ -22,7 +22,7 @@ export const KNOWN_ROLES = /** @type {const} */ (['viewer', 'editor', 'evaluator
 const TTL_UNIT_SECONDS = /** @type {const} */ ({ s: 1, m: 60, h: 3600, d: 86400 });
 /**
  * Shortest HMAC secret the Worker accepts (src/config.ts MIN_HMAC_SECRET_CHARS, counted in UTF-16
- * code units like String.length); test/unit/token-script.test.ts checks the two agree.
+ * code units like String.length); test/scripts/token-script.test.ts checks the two agree.
  */
 export const MIN_HMAC_SECRET_CHARS = 32;
 

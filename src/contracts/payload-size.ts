@@ -4,7 +4,7 @@
  * `JSON.stringify` of what it measures, without producing it. Each
  * contract's module sums these for its own payload; the heading-based sizes
  * start from measureOutline, which measures each heading text and id once.
- * test/unit/payload-size.test.ts holds every contract's size equal to
+ * test/src/payload-size.test.ts holds every contract's size equal to
  * Buffer.byteLength(JSON.stringify(payload)).
  */
 import type { Outline } from './outline';

@@ -5,7 +5,7 @@
  * The router, REST, MCP, the ACL, the log, the OpenAPI checks, the bench
  * and the scripts read this table. A contract is named in src only here,
  * in its own module (payload type, schema id, builder, exact size) and in
- * its output schema (schemas.ts); test/unit/contracts/contract-names.test.ts
+ * its output schema (schemas.ts); test/src/contracts/contract-names.test.ts
  * holds that. A new contract is one entry here, those two and its tests.
  *
  * buildContract is the one way a payload is built, on the request path and

@@ -18,7 +18,7 @@ export const MODERN_REVISION = '2026-07-28';
 /**
  * Revisions served through `initialize`: the SDK's own list (SUPPORTED_PROTOCOL_VERSIONS), and the
  * SDK's `_meta` key names below, spelled here so that deciding the era never loads the SDK (it is
- * loaded on first use, mcp.ts); test/unit/mcp-sdk-names.test.ts keeps them equal to the SDK's.
+ * loaded on first use, mcp.ts); test/src/mcp-sdk-names.test.ts keeps them equal to the SDK's.
  */
 export const LEGACY_REVISIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';

@@ -11,7 +11,7 @@
  * structuredContent; the stand-ins are then replaced by the payload text
  * (escaped slice by slice as a JSON string for content, verbatim for
  * structuredContent). Nothing is parsed, and the text is never joined into a
- * second full copy (test/unit/mcp-payload.test.ts).
+ * second full copy (test/src/mcp-payload.test.ts).
  */
 import { streamedTextBody, textSlices } from './responses';
 

@@ -1,5 +1,5 @@
 // The MCP SDK's runtime module is this Worker's own (src/http/mcp-sdk-runtime.ts), in the tests as in the
-// deployed bundle (wrangler.toml [alias]; test/unit/bundle-size.test.ts checks the bundle's side).
+// deployed bundle (wrangler.toml [alias]; test/src/bundle-size.test.ts checks the bundle's side).
 import { Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 

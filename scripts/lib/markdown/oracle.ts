@@ -5,7 +5,7 @@
  * mdast-util-from-markdown with no extensions (the micromark stack that
  * remark-parse 11 uses), walked exactly as the reference builders walk it,
  * answering the same NoteStructure. Development only: nothing in src
- * imports it (test/unit/differential.test.ts checks).
+ * imports it (test/src/differential.test.ts checks).
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Heading, Nodes, Root } from 'mdast';

@@ -8,8 +8,8 @@
  * heading, a setext heading or a paragraph (inline shapes), or as the
  * whole note (block shapes). The one list of pathological shapes: used by
  * the differential tests at sizes micromark still finishes (whole notes in
- * test/unit/differential.test.ts, the inline pass alone in
- * test/unit/analysis/inline.test.ts), by the Worker test at 100 KB, by
+ * test/src/differential.test.ts, the inline pass alone in
+ * test/src/analysis/inline.test.ts), by the Worker test at 100 KB, by
  * `npm run bench` at 100 KB and 1M chars, and by scripts/inline-timing.ts.
  */
 

@@ -4,7 +4,7 @@
  * NoteStructure and as the four payloads: on every CommonMark 0.31.2
  * example, the shared corpus, fixed-seed generated notes, every
  * pathological shape of cmark and md4c at a size micromark still finishes,
- * and every input that once diverged (test/unit/analysis/regressions.md).
+ * and every input that once diverged (test/src/analysis/regressions.md).
  * The offline run of the same generators is `npm run differential` (test/offline/differential.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -123,7 +123,7 @@ describe('pathological shapes of cmark and md4c at 2 KB (block shapes 1 KB), in 
   );
 });
 
-describe('regressions: every example of test/unit/analysis/regressions.md', () => {
+describe('regressions: every example of test/src/analysis/regressions.md', () => {
   const regressions = readRegressions();
 
   it('reads the examples', () => {
