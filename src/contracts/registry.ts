@@ -78,6 +78,8 @@ interface ContractFacts {
   unavailableMessage: string;
   /** The log line's `sections` for one of this contract's payloads; null for a contract without headings. */
   sectionCount(payload: PayloadBase): number | null;
+  /** The Scooling smoke bridge's route, on the one contract the bridge serves (src/http/scooling.ts). */
+  bridgeRoute?: string;
 }
 
 /** A contract whose payload depends on the Markdown body: it is assembled from the analysis. */
@@ -106,6 +108,7 @@ export const CONTRACTS = [
     outputSchema: NOTE_OUTLINE_JSON_SCHEMA,
     unavailableMessage: 'Hosted NoteOutline is not configured',
     sectionCount: (payload: NoteOutline) => payload.headings.length,
+    bridgeRoute: '/scooling/note-outline/smoke',
     readsBody: true,
     assemble: ({ outline }) => ({ bytes: noteOutlineBytes(outline), build: () => noteOutlineFromOutline(outline) }),
   },
@@ -176,6 +179,9 @@ const BY_SCHEMA_ID = new Map<string, ContractSpec>(CONTRACTS.map((spec) => [spec
 export function contractNamed(name: ContractName): ContractSpec {
   return BY_NAME.get(name) as ContractSpec;
 }
+
+/** The one contract the Scooling smoke bridge serves, with its route. */
+export const BRIDGED_CONTRACT = CONTRACTS.find((spec) => 'bridgeRoute' in spec) as ContractSpec & { bridgeRoute: string };
 
 /** The contract an MCP tool name serves, or undefined. */
 export function contractForTool(tool: string): ContractSpec | undefined {

@@ -8,7 +8,7 @@
 import { Router } from 'itty-router';
 import type { RouteContext, RouteHandler } from './context';
 import { restRoute } from './rest';
-import { CONTRACTS } from '../contracts/registry';
+import { BRIDGED_CONTRACT, CONTRACTS } from '../contracts/registry';
 import { mcpMethodNotAllowed, mcpNotFound, mcpRoute } from './mcp';
 import { health, metadataDocument } from './well-known';
 import { isVaultId } from '../vault/path';
@@ -89,13 +89,7 @@ export const ROUTES: RouteSpec[] = [
   ),
   { path: '/mcp', method: 'POST', op: 'mcp', surface: 'mcp', handler: mcpRoute },
   { path: '/mcp/vaults/:vault', method: 'POST', op: 'mcp', surface: 'mcp', handler: forEndpointVault(mcpRoute, mcpNotFound) },
-  {
-    path: '/scooling/note-outline/smoke',
-    method: 'GET',
-    op: 'scooling_smoke',
-    surface: 'rest',
-    handler: scoolingSmokeRoute,
-  },
+  { path: BRIDGED_CONTRACT.bridgeRoute, method: 'GET', op: 'scooling_smoke', surface: 'rest', handler: scoolingSmokeRoute },
 ];
 
 type Args = [RouteContext];

@@ -1,17 +1,18 @@
 /**
- * Scooling smoke bridge: GET /scooling/note-outline/smoke?path=
+ * Scooling smoke bridge: GET <BRIDGED_CONTRACT.bridgeRoute>?path=, the
+ * registry's one bridged contract, answered raw.
  *
  * Off (a plain 404) unless SCOOLING_SMOKE_ENABLED=true and ENVIRONMENT is
  * local or staging. The bridge owns its upstream credential
  * (SCOOLING_SMOKE_TOKEN, verified like any bearer token), so a request that
- * carries its own Authorization or Cookie is refused. The NoteOutline is
- * validated against its schema before it is returned, raw, with no envelope.
+ * carries its own Authorization or Cookie is refused. The
+ * payload is validated against its schema before it is returned, with no envelope.
  */
 import { outcomeCode, type ReadError } from '../errors';
 import { gate, gateRefusalFacts } from '../gate';
 import type { Handled, LogFacts } from '../log';
 import { readContract } from '../read-note';
-import { conformsToOutputSchema, contractNamed } from '../contracts/registry';
+import { BRIDGED_CONTRACT, conformsToOutputSchema } from '../contracts/registry';
 import { singlePathParam } from './query';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse, restErrorResponse } from './responses';
@@ -50,7 +51,7 @@ export async function scoolingSmokeRoute({ request, config }: RouteContext): Pro
     if (refusal.step === 'authenticate') return bridgeRefusal({ kind: 'Misconfigured' }, { ...gateRefusalFacts(refusal), outcome: 'SERVICE_UNAVAILABLE' });
     return bridgeRefusal(refusal.error);
   }
-  const read = await readContract(outcome.request, contractNamed('note_outline'), singlePathParam(new URL(request.url)));
+  const read = await readContract(outcome.request, BRIDGED_CONTRACT, singlePathParam(new URL(request.url)));
   // The read's facts already carry its outcome.
   if (!read.result.ok) return bridgeRefusal(read.result.error, read.facts);
   if (!conformsToOutputSchema(read.result.value)) return bridgeRefusal({ kind: 'Runtime' }, { ...read.facts, outcome: 'INTERNAL_ERROR' });

@@ -32,17 +32,6 @@ const spellingsOf = (name: string): RegExp => new RegExp(name.split('_').join('[
 const moduleOf = (name: string): string => `src/contracts/${name.replace(/_/g, '-')}.ts`;
 const allowedFor = (name: string): string[] => ['src/contracts/registry.ts', 'src/contracts/schemas.ts', moduleOf(name)];
 
-/**
- * Names left in files the request-gate rewrite owns: the Scooling bridge's
- * route (router.ts, and scooling.ts's header) and the contract it reads
- * (scooling.ts). Each count is the most that file may hold; an entry whose
- * file no longer names the contract must be deleted.
- */
-const PENDING: Record<string, Partial<Record<string, number>>> = {
-  'src/http/router.ts': { note_outline: 1 },
-  'src/http/scooling.ts': { note_outline: 3 },
-};
-
 const occurrences = (text: string, name: string): number => text.match(spellingsOf(name))?.length ?? 0;
 
 describe('where a contract is named in src', () => {
@@ -79,20 +68,11 @@ describe('where a contract is named in src', () => {
       it('is named in no other source file', () => {
         const allowed = allowedFor(contract.name);
         const elsewhere = [...SOURCES]
-          .filter(([file]) => !allowed.includes(file) && PENDING[file]?.[contract.name] === undefined)
+          .filter(([file]) => !allowed.includes(file))
           .filter(([, text]) => occurrences(text, contract.name) > 0)
           .map(([file]) => file);
         expect(elsewhere).toEqual([]);
       });
     });
   }
-
-  describe.each(Object.entries(PENDING))('pending in %s', (file, counts) => {
-    it.each(Object.entries(counts))('names %s at most as often as allowed, and still names it', (name, most) => {
-      expect(CONTRACTS.map((contract) => contract.name as string)).toContain(name);
-      const found = occurrences(SOURCES.get(file) ?? '', name);
-      expect(found).toBeGreaterThan(0);
-      expect(found).toBeLessThanOrEqual(most as number);
-    });
-  });
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_NAMES, buildAllContracts, buildContract, conformsToOutputSchema, contractNamed } from '../../../src/contracts';
+import { BRIDGED_CONTRACT, CONTRACTS } from '../../../src/contracts/registry';
 
 const PATH = 'projects/Alpha/x.md';
 const FRONTMATTER = { title: 'T', tags: 'a, b' };
@@ -65,5 +66,14 @@ describe('conformsToOutputSchema', () => {
     expect(conformsToOutputSchema(withoutId)).toBe(false);
     expect(conformsToOutputSchema({ ...tree, schema: 7 })).toBe(false);
     for (const value of [null, undefined, 'knowtation.note_outline/v1', 42, [tree]]) expect(conformsToOutputSchema(value)).toBe(false);
+  });
+});
+
+describe('the Scooling bridge', () => {
+  it('serves exactly one contract, the outline, on a route of its own outside the Hub REST routes', () => {
+    expect(CONTRACTS.filter((contract) => 'bridgeRoute' in contract)).toEqual([BRIDGED_CONTRACT]);
+    expect(BRIDGED_CONTRACT.name).toBe('note_outline');
+    expect(BRIDGED_CONTRACT.bridgeRoute.startsWith('/scooling/')).toBe(true);
+    expect(CONTRACTS.map((contract) => contract.route)).not.toContain(BRIDGED_CONTRACT.bridgeRoute);
   });
 });
