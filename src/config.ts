@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/v4';
 import type { RateLimitBinding } from './rate-limit';
+import { CARD_NAME_MAX_CHARS, CARD_NAME_MIN_CHARS, CARD_NAME_PATTERN } from './http/server-identity';
 
 const MIN_HMAC_SECRET_CHARS = 32;
 
@@ -67,6 +68,28 @@ const publicOrigin = optionalText.superRefine((value, ctx) => {
   }
 });
 
+/** The server card and registry `name`: reverse-DNS namespace, one `/`, a server name (both schemas' pattern and bounds). */
+const serverCardName = optionalText.superRefine((value, ctx) => {
+  if (value === undefined) return;
+  if (!CARD_NAME_PATTERN.test(value) || value.length < CARD_NAME_MIN_CHARS || value.length > CARD_NAME_MAX_CHARS) {
+    ctx.addIssue({ code: 'custom', message: 'server_card_name' });
+  }
+});
+
+/** A page people open (serverInfo.websiteUrl): https, or http on a loopback host; kept as configured. */
+const websiteUrl = optionalText.superRefine((value, ctx) => {
+  if (value === undefined) return;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)))) {
+    ctx.addIssue({ code: 'custom', message: 'website_url' });
+  }
+});
+
 const originList = optionalText.transform((value, ctx) => {
   if (value === undefined) return [];
   const origins = value.split(',').map((item) => item.trim()).filter(Boolean);
@@ -105,6 +128,8 @@ export const EnvSchema = z.object({
     ENVIRONMENT: optionalText.pipe(z.enum(ENVIRONMENTS).default('production')),
     SCOOLING_SMOKE_ENABLED: optionalText.pipe(z.enum(BOOLEAN_TEXT).default('false')),
     SCOOLING_SMOKE_TOKEN: optionalText,
+    SERVER_CARD_NAME: serverCardName,
+    SERVER_WEBSITE_URL: websiteUrl,
 });
 
 /**
@@ -130,6 +155,8 @@ export type ConfigReason =
   | 'not_an_origin'
   | 'not_an_issuer'
   | 'not_https'
+  | 'not_a_server_name'
+  | 'not_a_website_url'
   | 'no_verification_key'
   | 'missing_binding'
   | 'invalid';
@@ -146,6 +173,9 @@ export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
   not_an_origin: 'must be one exact https origin (scheme://host[:port], no path or trailing slash; http only on a loopback host)',
   not_an_issuer: 'must be an https URL without query or fragment (http only on a loopback host)',
   not_https: 'must be an https URL outside ENVIRONMENT=local (http only on a loopback host): the keys that verify tokens must not travel in the clear',
+  not_a_server_name:
+    'must be a reverse-DNS server name: a namespace of letters, digits, . and -, one /, then letters, digits, ., _ and - (3 to 200 characters, e.g. com.example/knowtation-edge)',
+  not_a_website_url: 'must be an https URL (http only on a loopback host)',
   no_verification_key: 'no token verification key: set SESSION_SECRET, HUB_JWT_SECRET or JWT_JWKS_URL',
   missing_binding: 'this rate-limit binding is missing (wrangler.toml [[ratelimits]] with this name)',
   invalid: 'is invalid',
@@ -207,6 +237,10 @@ export interface Config {
   legacyTokensWithoutAudience: boolean;
   environment: 'local' | 'staging' | 'production';
   scoolingSmoke: { enabled: boolean; token: string | undefined };
+  /** The server card and registry entry's reverse-DNS `name` (SERVER_CARD_NAME); unset: derived from the public origin. */
+  serverCardName: string | undefined;
+  /** serverInfo and card `websiteUrl` (SERVER_WEBSITE_URL); unset: omitted. */
+  websiteUrl: string | undefined;
   /** Per-user limiter of reads (REST, MCP tools/call); null only where ENVIRONMENT=local runs without the binding (unlimited). */
   rateLimiter: RateLimitBinding | null;
   /** Per-user limiter of MCP protocol traffic that reads nothing (initialize, tools/list, ping, ...); null likewise. */
@@ -227,6 +261,14 @@ export function loadConfig(env: object): ConfigResult {
 
 const isBlank = (value: unknown): boolean => value == null || (typeof value === 'string' && value.trim() === '');
 
+/** The reason each custom refinement's message stands for (CORS_ORIGINS' own is the fallback). */
+const CUSTOM_REASONS: Record<string, ConfigReason> = {
+  oauth_identifier: 'not_an_issuer',
+  public_origin: 'not_an_origin',
+  server_card_name: 'not_a_server_name',
+  website_url: 'not_a_website_url',
+};
+
 function reasonFor(issue: z.core.$ZodIssue, raw: unknown): ConfigReason {
   if (isBlank(raw)) return 'missing';
   switch (issue.code) {
@@ -241,11 +283,7 @@ function reasonFor(issue: z.core.$ZodIssue, raw: unknown): ConfigReason {
     case 'invalid_value':
       return 'not_allowed';
     case 'custom':
-      return issue.message === 'oauth_identifier'
-        ? 'not_an_issuer'
-        : issue.message === 'public_origin'
-          ? 'not_an_origin'
-          : 'not_exact_origins';
+      return CUSTOM_REASONS[issue.message] ?? 'not_exact_origins';
     default:
       return 'invalid';
   }
@@ -345,6 +383,8 @@ function parseConfig(env: object): ConfigResult {
       legacyTokensWithoutAudience: e.LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE === 'true',
       environment: e.ENVIRONMENT,
       scoolingSmoke: { enabled: e.SCOOLING_SMOKE_ENABLED === 'true', token: e.SCOOLING_SMOKE_TOKEN },
+      serverCardName: e.SERVER_CARD_NAME,
+      websiteUrl: e.SERVER_WEBSITE_URL,
       rateLimiter,
       protocolRateLimiter,
     },
