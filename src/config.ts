@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/v4';
 import type { RateLimitBinding } from './rate-limit';
-import { CARD_NAME_MAX_CHARS, CARD_NAME_MIN_CHARS, CARD_NAME_PATTERN } from './http/server-identity';
+import { CARD_NAME_PATTERN } from './http/server-identity';
 
 const MIN_HMAC_SECRET_CHARS = 32;
 
@@ -68,28 +68,6 @@ const publicOrigin = optionalText.superRefine((value, ctx) => {
   }
 });
 
-/** The server card and registry `name`: reverse-DNS namespace, one `/`, a server name (both schemas' pattern and bounds). */
-const serverCardName = optionalText.superRefine((value, ctx) => {
-  if (value === undefined) return;
-  if (!CARD_NAME_PATTERN.test(value) || value.length < CARD_NAME_MIN_CHARS || value.length > CARD_NAME_MAX_CHARS) {
-    ctx.addIssue({ code: 'custom', message: 'server_card_name' });
-  }
-});
-
-/** A page people open (serverInfo.websiteUrl): https, or http on a loopback host; kept as configured. */
-const websiteUrl = optionalText.superRefine((value, ctx) => {
-  if (value === undefined) return;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)))) {
-    ctx.addIssue({ code: 'custom', message: 'website_url' });
-  }
-});
-
 const originList = optionalText.transform((value, ctx) => {
   if (value === undefined) return [];
   const origins = value.split(',').map((item) => item.trim()).filter(Boolean);
@@ -128,8 +106,8 @@ export const EnvSchema = z.object({
     ENVIRONMENT: optionalText.pipe(z.enum(ENVIRONMENTS).default('production')),
     SCOOLING_SMOKE_ENABLED: optionalText.pipe(z.enum(BOOLEAN_TEXT).default('false')),
     SCOOLING_SMOKE_TOKEN: optionalText,
-    SERVER_CARD_NAME: serverCardName,
-    SERVER_WEBSITE_URL: websiteUrl,
+    SERVER_CARD_NAME: optionalText.pipe(z.string().regex(CARD_NAME_PATTERN).optional()),
+    SERVER_WEBSITE_URL: optionalText.pipe(z.url({ protocol: /^https$/ }).optional()),
 });
 
 /**
@@ -155,8 +133,6 @@ export type ConfigReason =
   | 'not_an_origin'
   | 'not_an_issuer'
   | 'not_https'
-  | 'not_a_server_name'
-  | 'not_a_website_url'
   | 'no_verification_key'
   | 'missing_binding'
   | 'invalid';
@@ -173,9 +149,6 @@ export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
   not_an_origin: 'must be one exact https origin (scheme://host[:port], no path or trailing slash; http only on a loopback host)',
   not_an_issuer: 'must be an https URL without query or fragment (http only on a loopback host)',
   not_https: 'must be an https URL outside ENVIRONMENT=local (http only on a loopback host): the keys that verify tokens must not travel in the clear',
-  not_a_server_name:
-    'must be a reverse-DNS server name: a namespace of letters, digits, . and -, one /, then letters, digits, ., _ and - (3 to 200 characters, e.g. com.example/knowtation-edge)',
-  not_a_website_url: 'must be an https URL (http only on a loopback host)',
   no_verification_key: 'no token verification key: set SESSION_SECRET, HUB_JWT_SECRET or JWT_JWKS_URL',
   missing_binding: 'this rate-limit binding is missing (wrangler.toml [[ratelimits]] with this name)',
   invalid: 'is invalid',
@@ -198,6 +171,8 @@ const PROBLEM_DETAIL: Partial<Record<ConfigVariable, Partial<Record<ConfigReason
   ENVIRONMENT: { not_allowed: oneOf(ENVIRONMENTS) },
   LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: { not_allowed: oneOf(BOOLEAN_TEXT) },
   SCOOLING_SMOKE_ENABLED: { not_allowed: oneOf(BOOLEAN_TEXT) },
+  SERVER_CARD_NAME: { invalid: 'must be a reverse-DNS namespace, /, a name (3 to 200 characters; e.g. com.example/knowtation-edge)' },
+  SERVER_WEBSITE_URL: { not_a_url: 'must be an https URL' },
   RATE_LIMITER: {
     invalid: 'wrangler.toml [[ratelimits]] name = "RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
   },
@@ -261,14 +236,6 @@ export function loadConfig(env: object): ConfigResult {
 
 const isBlank = (value: unknown): boolean => value == null || (typeof value === 'string' && value.trim() === '');
 
-/** The reason each custom refinement's message stands for (CORS_ORIGINS' own is the fallback). */
-const CUSTOM_REASONS: Record<string, ConfigReason> = {
-  oauth_identifier: 'not_an_issuer',
-  public_origin: 'not_an_origin',
-  server_card_name: 'not_a_server_name',
-  website_url: 'not_a_website_url',
-};
-
 function reasonFor(issue: z.core.$ZodIssue, raw: unknown): ConfigReason {
   if (isBlank(raw)) return 'missing';
   switch (issue.code) {
@@ -283,7 +250,11 @@ function reasonFor(issue: z.core.$ZodIssue, raw: unknown): ConfigReason {
     case 'invalid_value':
       return 'not_allowed';
     case 'custom':
-      return CUSTOM_REASONS[issue.message] ?? 'not_exact_origins';
+      return issue.message === 'oauth_identifier'
+        ? 'not_an_issuer'
+        : issue.message === 'public_origin'
+          ? 'not_an_origin'
+          : 'not_exact_origins';
     default:
       return 'invalid';
   }

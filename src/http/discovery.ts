@@ -9,13 +9,11 @@ import type { Config } from '../config';
 import { metadataUrlOf, publicOrigin, READ_SCOPE } from '../auth/resource';
 import { outcomeCode, type ReadError } from '../errors';
 import { RATE_LIMIT_RETRY_AFTER_SECONDS } from '../rate-limit';
-import { isVaultId } from '../vault/path';
 import type { Handled } from '../log';
 import type { RouteContext, RouteHandler } from './context';
 import { SERVED_REVISIONS } from './mcp-era';
 import { errorResponse, restErrorResponse } from './responses';
 import {
-  ICON_PATHS,
   ICON_SVG,
   SERVER_DESCRIPTION,
   SERVER_TITLE,
@@ -111,14 +109,14 @@ export function discoveryIdentity(origin: string, config: Pick<Config, 'serverCa
 function authorizationHeader(metadataUrl: string): DiscoveryHeader {
   return {
     name: 'Authorization',
-    description: `Bearer access token (OAuth 2.0) with scope ${READ_SCOPE}; authorization server and scopes: ${metadataUrl}`,
+    description: `Bearer token, scope ${READ_SCOPE} (OAuth: ${metadataUrl})`,
     isRequired: true,
     isSecret: true,
   };
 }
 
 const vaultVariable = (): DiscoveryInput => ({
-  description: 'The vault this endpoint reads (letters, digits, _ and -, up to 64), for clients that cannot send X-Vault-Id',
+  description: 'Vault id ([A-Za-z0-9_-]{1,64})',
   isRequired: true,
   format: 'string',
   default: 'default',
@@ -176,13 +174,14 @@ export function aiCatalog(identity: DiscoveryIdentity) {
   };
 }
 
-/** The paths whose answers are public documents: CORS `*`, their own Cache-Control, a public preflight. */
-export function isPublicDocumentPath(pathname: string): boolean {
-  if (pathname === `/mcp${SERVER_CARD_SUFFIX}` || (CATALOG_PATHS as readonly string[]).includes(pathname)) return true;
-  if (Object.values(ICON_PATHS).includes(pathname)) return true;
-  const vaultCard = /^\/mcp\/vaults\/([^/]+)\/server-card$/.exec(pathname);
-  return vaultCard !== null && isVaultId(vaultCard[1]);
-}
+/**
+ * The paths whose answers are public documents (the discovery routes of router.ts; a worker test
+ * preflights each): CORS `*`, their own Cache-Control, a public preflight.
+ */
+const PUBLIC_DOCUMENT_PATH =
+  /^\/(?:mcp(?:\/vaults\/[A-Za-z0-9_-]{1,64})?\/server-card|\.well-known\/(?:ai-catalog|mcp\/catalog)\.json|icons\/(?:light|dark)\.svg)$/;
+
+export const isPublicDocumentPath = (pathname: string): boolean => PUBLIC_DOCUMENT_PATH.test(pathname);
 
 /** A CORS preflight on a public document: any origin may GET it, revalidating with If-None-Match. */
 export function publicPreflightResponse(): Response {
@@ -222,17 +221,13 @@ function clientAddress(request: Request): string {
 
 /**
  * discovery.md, Denial of Service: each client address has a budget on PROTOCOL_RATE_LIMITER under
- * its own key prefix, apart from every user's. A refusal is the REST 429, readable cross-origin, never cached.
+ * its own key prefix, apart from every user's. A refusal is the REST 429 with Retry-After.
  */
 async function refusedForRate(config: Config, request: Request): Promise<Handled | null> {
-  if (!config.protocolRateLimiter) return null;
-  const { success } = await config.protocolRateLimiter.limit({ key: `discovery:${clientAddress(request)}` });
-  if (success) return null;
+  const address = request.headers.get('CF-Connecting-IP')?.trim() || 'unknown';
+  if (!config.protocolRateLimiter || (await config.protocolRateLimiter.limit({ key: `discovery:${address}` })).success) return null;
   const error: ReadError = { kind: 'RateLimited', retryAfterSeconds: RATE_LIMIT_RETRY_AFTER_SECONDS };
-  const response = restErrorResponse(error, null);
-  response.headers.set('Access-Control-Allow-Origin', '*');
-  response.headers.set('Cache-Control', 'private, no-store');
-  return { response, facts: { outcome: outcomeCode(error) } };
+  return { response: restErrorResponse(error, null), facts: { outcome: outcomeCode(error) } };
 }
 
 /** A public document route: configuration, the client's budget, then the document built from PUBLIC_ORIGIN. */

@@ -80,7 +80,5 @@ export function defaultCardName(origin: string): string {
   return `${namespace}/${CARD_NAME_SERVER_PART}`;
 }
 
-/** The server card and server.json `name` pattern and bounds (both schemas set the same). */
-export const CARD_NAME_PATTERN = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
-export const CARD_NAME_MIN_CHARS = 3;
-export const CARD_NAME_MAX_CHARS = 200;
+/** The server card and server.json `name`: both schemas' pattern, and their 3 to 200 characters. */
+export const CARD_NAME_PATTERN = /^(?=.{3,200}$)[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;

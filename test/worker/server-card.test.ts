@@ -377,7 +377,6 @@ describe('rate limit per client address (discovery.md, Denial of Service)', () =
     );
     expect(refused.status).toBe(429);
     expect(refused.headers.get('Retry-After')).toBe('60');
-    expect(refused.headers.get('Access-Control-Allow-Origin')).toBe('*');
     expect(refused.headers.get('Cache-Control')).toBe('private, no-store');
     expect(await refused.json()).toEqual({ error: 'Rate limit exceeded', code: 'RATE_LIMITED' });
 
