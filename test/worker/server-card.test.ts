@@ -258,6 +258,8 @@ describe('the card agrees with the live Worker (discovery.md, Consistency with R
       expect(icon.src.startsWith(`${ORIGIN}/`)).toBe(true);
       const res = await callWorker(new URL(icon.src).pathname, { env });
       expect(res.headers.get('Content-Type')).toBe(icon.mimeType);
+      // An SVG opened on its own runs nothing: the Worker's CSP holds for the icons too.
+      expect(res.headers.get('Content-Security-Policy')).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(await res.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>$/);
     }
     expect(info.icons.map((icon: any) => icon.theme).sort()).toEqual(['dark', 'light']);
