@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
+import { checkVariables } from '../../src/config';
 import { discoveryIdentity, serverCard } from '../../src/http/discovery';
 import { SERVER_JSON_SCHEMA_URL, UsageError, serverJson } from '../../scripts/server-json';
 
@@ -106,5 +107,27 @@ describe('server.json for the MCP Registry', () => {
     expect(refused?.code).toBe(2);
     expect(refused?.stdout).toBe('');
     expect(refused?.stderr).toContain('--origin');
+  });
+});
+
+describe('SERVER_CARD_NAME and SERVER_WEBSITE_URL in the configuration checks (npm run check-config, the Worker)', () => {
+  const base = { CANISTER_URL: 'https://canister.example', SESSION_SECRET: 'x'.repeat(32), PUBLIC_ORIGIN: 'https://edge.example', OAUTH_AUTHORIZATION_SERVER: 'https://hub.example' };
+
+  it.each([
+    [{}],
+    [{ SERVER_CARD_NAME: 'com.example/knowtation-edge', SERVER_WEBSITE_URL: 'https://example.com/notes' }],
+    [{ SERVER_CARD_NAME: '  ', SERVER_WEBSITE_URL: '' }],
+  ])('accepts %j', (vars) => {
+    expect(checkVariables({ ...base, ...vars })).toEqual([]);
+  });
+
+  it.each([
+    ['SERVER_CARD_NAME', 'knowtation-edge', 'invalid'],
+    ['SERVER_CARD_NAME', 'a/', 'invalid'],
+    ['SERVER_CARD_NAME', `com.example/${'x'.repeat(200)}`, 'invalid'],
+    ['SERVER_WEBSITE_URL', 'http://example.com', 'not_a_url'],
+    ['SERVER_WEBSITE_URL', 'example.com', 'not_a_url'],
+  ])('refuses %s=%s, by name and reason only', (variable, value, reason) => {
+    expect(checkVariables({ ...base, [variable]: value })).toEqual([{ variable, reason }]);
   });
 });
