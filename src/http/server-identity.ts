@@ -4,13 +4,13 @@
  * (card, registry) and what it is told once connected (initialize, server/discover) cannot differ.
  * Every URL is built from the public origin the caller passes (PUBLIC_ORIGIN), never from a request.
  */
-import { version } from '../../package.json';
+import { PACKAGE_VERSION } from '../version';
 
 /** serverInfo.name exactly as the reference's hosted MCP server gives it (REFERENCE-CONTRACTS 6.1). */
 export const SERVER_NAME = 'knowtation-hosted';
 export const SERVER_TITLE = 'Knowtation Edge';
-/** The deployed version: package.json's, so a release bump reaches serverInfo, the card and server.json at once. */
-export const SERVER_VERSION: string = version;
+/** The deployed version: package.json's (src/version.ts), so a release bump reaches serverInfo, the card and server.json at once. */
+export const SERVER_VERSION: string = PACKAGE_VERSION;
 /** At most 100 characters: the limit the server card and server.json schemas set. */
 export const SERVER_DESCRIPTION = 'Body-free structure of Knowtation notes: heading outline, heading tree, metadata facets, sections.';
 /** The part after `/` of the default reverse-DNS name (defaultCardName). */
