@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/v4';
 import type { RateLimitBinding } from './rate-limit';
+import { CARD_NAME_PATTERN } from './http/server-identity';
 
 const MIN_HMAC_SECRET_CHARS = 32;
 
@@ -105,6 +106,8 @@ export const EnvSchema = z.object({
     ENVIRONMENT: optionalText.pipe(z.enum(ENVIRONMENTS).default('production')),
     SCOOLING_SMOKE_ENABLED: optionalText.pipe(z.enum(BOOLEAN_TEXT).default('false')),
     SCOOLING_SMOKE_TOKEN: optionalText,
+    SERVER_CARD_NAME: optionalText.pipe(z.string().regex(CARD_NAME_PATTERN).optional()),
+    SERVER_WEBSITE_URL: optionalText.pipe(z.url({ protocol: /^https$/ }).optional()),
 });
 
 /**
@@ -168,6 +171,8 @@ const PROBLEM_DETAIL: Partial<Record<ConfigVariable, Partial<Record<ConfigReason
   ENVIRONMENT: { not_allowed: oneOf(ENVIRONMENTS) },
   LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: { not_allowed: oneOf(BOOLEAN_TEXT) },
   SCOOLING_SMOKE_ENABLED: { not_allowed: oneOf(BOOLEAN_TEXT) },
+  SERVER_CARD_NAME: { invalid: 'must be a reverse-DNS namespace, /, a name (3 to 200 characters; e.g. com.example/knowtation-edge)' },
+  SERVER_WEBSITE_URL: { not_a_url: 'must be an https URL' },
   RATE_LIMITER: {
     invalid: 'wrangler.toml [[ratelimits]] name = "RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
   },
@@ -207,6 +212,10 @@ export interface Config {
   legacyTokensWithoutAudience: boolean;
   environment: 'local' | 'staging' | 'production';
   scoolingSmoke: { enabled: boolean; token: string | undefined };
+  /** The server card and registry entry's reverse-DNS `name` (SERVER_CARD_NAME); unset: derived from the public origin. */
+  serverCardName: string | undefined;
+  /** serverInfo and card `websiteUrl` (SERVER_WEBSITE_URL); unset: omitted. */
+  websiteUrl: string | undefined;
   /** Per-user limiter of reads (REST, MCP tools/call); null only where ENVIRONMENT=local runs without the binding (unlimited). */
   rateLimiter: RateLimitBinding | null;
   /** Per-user limiter of MCP protocol traffic that reads nothing (initialize, tools/list, ping, ...); null likewise. */
@@ -345,6 +354,8 @@ function parseConfig(env: object): ConfigResult {
       legacyTokensWithoutAudience: e.LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE === 'true',
       environment: e.ENVIRONMENT,
       scoolingSmoke: { enabled: e.SCOOLING_SMOKE_ENABLED === 'true', token: e.SCOOLING_SMOKE_TOKEN },
+      serverCardName: e.SERVER_CARD_NAME,
+      websiteUrl: e.SERVER_WEBSITE_URL,
       rateLimiter,
       protocolRateLimiter,
     },

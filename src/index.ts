@@ -6,6 +6,7 @@
  */
 import { loadConfig } from './config';
 import { buildRouter } from './http/router';
+import { isPublicDocumentPath, publicPreflightResponse } from './http/discovery';
 import { errorResponse, finalizeResponse, preflightResponse } from './http/responses';
 import { writeLogLine, type Handled, type LogFacts } from './log';
 import { warmUpRequestPath } from './warm-up';
@@ -27,7 +28,10 @@ export default {
     try {
       handled =
         request.method === 'OPTIONS'
-          ? { response: preflightResponse(request, config), facts: { op: 'preflight' } }
+          ? {
+              response: isPublicDocumentPath(new URL(request.url).pathname) ? publicPreflightResponse() : preflightResponse(request, config),
+              facts: { op: 'preflight' },
+            }
           : await router.fetch(request, { request, config, env });
     } catch {
       handled = { response: errorResponse(500, 'INTERNAL_ERROR', 'Runtime failure'), facts: { outcome: 'INTERNAL_ERROR' } };

@@ -96,6 +96,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp/server-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP Server Card of /mcp (SEP-2127)
+         * @description The MCP Server Card of `<PUBLIC_ORIGIN>/mcp` (MCP Server Card extension, draft
+         *     `docs/discovery.md`, Hosted Server Card Location: `<streamable-http-url>/server-card`):
+         *     `name` (`SERVER_CARD_NAME`, else the public host reversed plus `/knowtation-edge`),
+         *     `version`, `title`, `description` and `icons` as `serverInfo` gives them, `websiteUrl`
+         *     when `SERVER_WEBSITE_URL` is set, and two streamable-http remotes, `<origin>/mcp` and
+         *     the template `<origin>/mcp/vaults/{vault_id}`, each with the revisions it serves and
+         *     its `Authorization` header hint (bearer token, scope `vault:read`, the endpoint's RFC
+         *     9728 metadata URL). Public: no token (one sent is ignored), no canister call, the same
+         *     bytes for every caller. Every URL is built from `PUBLIC_ORIGIN` (with
+         *     `ENVIRONMENT=local` and none set, the request's origin). Counted per client address
+         *     (`CF-Connecting-IP`) on `PROTOCOL_RATE_LIMITER`.
+         */
+        get: operations["getServerCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/vaults/{vault_id}/server-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP Server Card of /mcp/vaults/{vault_id}
+         * @description As `/mcp/server-card`, with one remote: `<PUBLIC_ORIGIN>/mcp/vaults/<vault_id>` itself.
+         *     No vault is looked up. A `vault_id` that is not a vault id is the JSON 404 `Not found`.
+         */
+        get: operations["getVaultServerCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/ai-catalog.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The domain's AI Catalog, listing the /mcp Server Card
+         * @description An AI Catalog (draft `docs/discovery.md`, AI Catalog) with one entry: the card of
+         *     `/mcp` by URL, `type` `application/mcp-server-card+json`, `identifier`
+         *     `urn:air:<card namespace as a domain>:mcp:<card server name>`. Public and counted as
+         *     `/mcp/server-card` is.
+         */
+        get: operations["getAiCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/mcp/catalog.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same AI Catalog, at the draft's former MCP Catalog location
+         * @description The document `/.well-known/ai-catalog.json` serves, byte for byte.
+         */
+        get: operations["getMcpCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/icons/light.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server icon for light backgrounds (serverInfo and card `icons`, theme `light`) */
+        get: operations["getIconLight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/icons/dark.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server icon for dark backgrounds (serverInfo and card `icons`, theme `dark`) */
+        get: operations["getIconDark"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -168,7 +296,9 @@ export interface paths {
          *     `Request body too large`, 415 `Unsupported media type: send application/json`,
          *     anything else `Server error`.
          *
-         *     Server info `{"name":"knowtation-hosted","version":"0.1.0"}`, capabilities
+         *     Server info: `name` `knowtation-hosted`, `version` (package.json), `title`,
+         *     `description`, `icons` and, when `SERVER_WEBSITE_URL` is set, `websiteUrl`
+         *     (docs/MCP.md, What clients show); capabilities
          *     `{"tools":{}}`; no resources or prompts (other methods answer JSON-RPC
          *     `-32601 Method not found`: inside a 200 on the 2025 era, 404 on 2026-07-28).
          *
@@ -403,6 +533,48 @@ export interface components {
             /** @enum {string} */
             code: "UNAUTHORIZED" | "FORBIDDEN" | "INVALID_PATH" | "INVALID_VAULT" | "NOT_FOUND" | "NOTE_TOO_LARGE" | "NOTE_TOO_COMPLEX" | "RATE_LIMITED" | "BAD_GATEWAY" | "UPSTREAM_TIMEOUT" | "SERVICE_UNAVAILABLE" | "METHOD_NOT_ALLOWED" | "INTERNAL_ERROR" | "CREDENTIALS_REFUSED";
         };
+        /**
+         * @description The fields this Worker's cards carry; the normative schema is the extension's
+         *     `schema.json` (`$defs/ServerCard`), kept in test/fixtures/discovery.
+         */
+        ServerCard: {
+            /** @constant */
+            $schema: "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+            name: string;
+            version: string;
+            title: string;
+            description: string;
+            /** Format: uri */
+            websiteUrl?: string;
+            icons: {
+                /** Format: uri */
+                src: string;
+                /** @constant */
+                mimeType: "image/svg+xml";
+                sizes: string[];
+                /** @enum {unknown} */
+                theme: "light" | "dark";
+            }[];
+            remotes: {
+                /** @constant */
+                type: "streamable-http";
+                url: string;
+                headers: Record<string, never>[];
+                variables?: Record<string, never>;
+                supportedProtocolVersions: string[];
+            }[];
+        };
+        AiCatalog: {
+            /** @constant */
+            specVersion: "1.0";
+            entries: {
+                identifier: string;
+                /** @constant */
+                type: "application/mcp-server-card+json";
+                /** Format: uri */
+                url: string;
+            }[];
+        };
         Health: {
             /** @constant */
             ok: true;
@@ -415,7 +587,7 @@ export interface components {
                 valid: boolean;
                 problems: {
                     /** @enum {unknown} */
-                    variable: "CANISTER_URL" | "CANISTER_AUTH_SECRET" | "SESSION_SECRET" | "HUB_JWT_SECRET" | "SESSION_SECRET_PREVIOUS" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE" | "CORS_ORIGINS" | "CANISTER_TIMEOUT_MS" | "OAUTH_AUTHORIZATION_SERVER" | "PUBLIC_ORIGIN" | "LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE" | "ENVIRONMENT" | "SCOOLING_SMOKE_ENABLED" | "SCOOLING_SMOKE_TOKEN" | "RATE_LIMITER" | "PROTOCOL_RATE_LIMITER";
+                    variable: "CANISTER_URL" | "CANISTER_AUTH_SECRET" | "SESSION_SECRET" | "HUB_JWT_SECRET" | "SESSION_SECRET_PREVIOUS" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE" | "CORS_ORIGINS" | "CANISTER_TIMEOUT_MS" | "OAUTH_AUTHORIZATION_SERVER" | "PUBLIC_ORIGIN" | "LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE" | "ENVIRONMENT" | "SCOOLING_SMOKE_ENABLED" | "SCOOLING_SMOKE_TOKEN" | "SERVER_CARD_NAME" | "SERVER_WEBSITE_URL" | "RATE_LIMITER" | "PROTOCOL_RATE_LIMITER";
                     /** @enum {unknown} */
                     reason: "missing" | "not_a_url" | "too_short" | "not_a_number" | "out_of_range" | "not_allowed" | "not_exact_origins" | "not_an_origin" | "not_an_issuer" | "not_https" | "no_verification_key" | "missing_binding" | "invalid";
                 }[];
@@ -803,6 +975,85 @@ export interface components {
                 };
             };
         };
+        /** @description An MCP Server Card, valid against the extension's schema (`$defs/ServerCard`). */
+        ServerCard: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control-Public"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin-Any"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/mcp-server-card+json": components["schemas"]["ServerCard"];
+            };
+        };
+        /** @description An AI Catalog listing the `/mcp` Server Card. */
+        AiCatalog: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control-Public"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin-Any"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/ai-catalog+json": components["schemas"]["AiCatalog"];
+            };
+        };
+        /** @description An SVG icon (64 by 64 view box, scalable), served from the Worker's own origin. */
+        Icon: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control-Public"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin-Any"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "image/svg+xml": string;
+            };
+        };
+        /**
+         * @description `If-None-Match` named the current entity tag (or `*`; weak comparison, RFC 9110
+         *     section 13.1.2): no body, no `Content-Type`, the same `ETag`, `Cache-Control` and CORS headers.
+         */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control-Public"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description `RATE_LIMITED` / `Rate limit exceeded`: this client address (`CF-Connecting-IP`) has
+         *     spent its budget for public documents on `PROTOCOL_RATE_LIMITER` (default 300 per
+         *     60 s, under a key of its own, apart from every user's). With
+         *     `Access-Control-Allow-Origin: *` and `Cache-Control: private, no-store`.
+         */
+        DiscoveryRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Rate limit exceeded",
+                 *       "code": "RATE_LIMITED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    error?: "Rate limit exceeded";
+                    /** @constant */
+                    code?: "RATE_LIMITED";
+                };
+            };
+        };
         /** @description `INTERNAL_ERROR` / `Runtime failure`: an unexpected exception. Its text is neither sent nor logged. */
         InternalError: {
             headers: {
@@ -980,6 +1231,12 @@ export interface components {
         "Allow-GET": "GET, OPTIONS";
         /** @description Id of this request; the `rid` field of its log line. */
         "X-Request-Id": string;
+        /** @description Strong entity tag of the document; send it back in `If-None-Match` to get a `304`. */
+        ETag: string;
+        /** @description Always `public, max-age=3600` (the draft's Caching section). */
+        "Cache-Control-Public": "public, max-age=3600";
+        /** @description Always `*`, whatever the `Origin` (the draft's CORS Requirements); `Access-Control-Expose-Headers` is `ETag`. */
+        "Access-Control-Allow-Origin-Any": "*";
     };
     pathItems: never;
 }
@@ -1053,6 +1310,112 @@ export interface operations {
             200: components["responses"]["ProtectedResourceMetadata"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowedGet"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getServerCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ServerCard"];
+            304: components["responses"]["NotModified"];
+            405: components["responses"]["MethodNotAllowedGet"];
+            429: components["responses"]["DiscoveryRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getVaultServerCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The vault this endpoint reads, `^[A-Za-z0-9_-]{1,64}$`. */
+                vault_id: components["parameters"]["EndpointVaultId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ServerCard"];
+            304: components["responses"]["NotModified"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowedGet"];
+            429: components["responses"]["DiscoveryRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAiCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AiCatalog"];
+            304: components["responses"]["NotModified"];
+            405: components["responses"]["MethodNotAllowedGet"];
+            429: components["responses"]["DiscoveryRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMcpCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AiCatalog"];
+            304: components["responses"]["NotModified"];
+            405: components["responses"]["MethodNotAllowedGet"];
+            429: components["responses"]["DiscoveryRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIconLight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Icon"];
+            304: components["responses"]["NotModified"];
+            405: components["responses"]["MethodNotAllowedGet"];
+            429: components["responses"]["DiscoveryRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIconDark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Icon"];
+            304: components["responses"]["NotModified"];
+            405: components["responses"]["MethodNotAllowedGet"];
+            429: components["responses"]["DiscoveryRateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

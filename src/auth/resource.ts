@@ -32,9 +32,13 @@ export function publicOrigin(request: Request, config: Config): string {
 }
 
 /** RFC 9728 section 3.1: the metadata URL inserts the well-known prefix between origin and path. */
+export function metadataUrlOf(origin: string, path: string): string {
+  return `${origin}${METADATA_PREFIX}${path}`;
+}
+
 export function protectedResource(request: Request, config: Config, path: ResourcePath): ProtectedResource {
   const origin = publicOrigin(request, config);
-  return { origin, path, id: `${origin}${path}`, metadataUrl: `${origin}${METADATA_PREFIX}${path}` };
+  return { origin, path, id: `${origin}${path}`, metadataUrl: metadataUrlOf(origin, path) };
 }
 
 /**

@@ -119,15 +119,22 @@ export function isOriginAllowed(config: Config | null, origin: string): boolean 
   return config.environment === 'local' && LOOPBACK_ORIGIN.test(origin);
 }
 
-/** Adds the headers every response carries, and CORS headers when the request's origin is allowed. */
+/**
+ * Adds the headers every response carries, and CORS headers when the request's origin is allowed.
+ * A public document (its route set `Access-Control-Allow-Origin: *`, discovery.ts) keeps its own
+ * CORS and Cache-Control headers; a 304 gets no Content-Type (RFC 9110 section 15.4.5).
+ */
 export function finalizeResponse(response: Response, request: Request, config: Config | null, requestId: string): Response {
   const out = new Response(response.body, response);
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) out.headers.set(name, value);
-  if (!out.headers.has('Content-Type')) out.headers.set('Content-Type', 'application/json; charset=utf-8');
+  const isPublic = out.headers.get('Access-Control-Allow-Origin') === '*';
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    if (!(isPublic && name === 'Cache-Control')) out.headers.set(name, value);
+  }
+  if (!out.headers.has('Content-Type') && out.status !== 304) out.headers.set('Content-Type', 'application/json; charset=utf-8');
   out.headers.set('X-Request-Id', requestId);
   out.headers.append('Vary', 'Origin');
   const origin = request.headers.get('Origin');
-  if (origin && isOriginAllowed(config, origin)) {
+  if (!isPublic && origin && isOriginAllowed(config, origin)) {
     out.headers.set('Access-Control-Allow-Origin', origin);
     out.headers.set('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
   }

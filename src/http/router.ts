@@ -11,6 +11,8 @@ import { restRoute } from './rest';
 import { BRIDGED_CONTRACT, CONTRACTS } from '../contracts/registry';
 import { mcpMethodNotAllowed, mcpNotFound, mcpRoute } from './mcp';
 import { health, metadataDocument } from './well-known';
+import { CATALOG_PATHS, SERVER_CARD_SUFFIX, catalogRoute, iconRoute, serverCardRoute } from './discovery';
+import { ICON_PATHS } from './server-identity';
 import { isVaultId } from '../vault/path';
 import { scoolingSmokeRoute } from './scooling';
 import { errorResponse } from './responses';
@@ -28,13 +30,13 @@ export interface RouteSpec {
 const VAULT_ENDPOINT_PREFIX = '/mcp/vaults/';
 
 /**
- * The vault a `/mcp/vaults/<id>` URL names, read from the raw path (never percent-decoded, so one
- * endpoint has one spelling), or null when the segment is not a vault id.
+ * The vault a `/mcp/vaults/<id>` URL names (also under a `/server-card` suffix), read from the raw
+ * path (never percent-decoded, so one endpoint has one spelling), or null when the segment is not a vault id.
  */
 function endpointVaultOf(request: Request): string | null {
   const { pathname } = new URL(request.url);
   const at = pathname.indexOf(VAULT_ENDPOINT_PREFIX);
-  const segment = at === -1 ? '' : pathname.slice(at + VAULT_ENDPOINT_PREFIX.length);
+  const segment = at === -1 ? '' : pathname.slice(at + VAULT_ENDPOINT_PREFIX.length).split('/')[0];
   return isVaultId(segment) ? segment : null;
 }
 
@@ -87,6 +89,18 @@ export const ROUTES: RouteSpec[] = [
   ...CONTRACTS.map(
     (contract): RouteSpec => ({ path: contract.route, method: 'GET', op: contract.name, surface: 'rest', handler: restRoute(contract) }),
   ),
+  // Discovery before connecting (discovery.ts): public, no token, no canister call.
+  { path: `/mcp${SERVER_CARD_SUFFIX}`, method: 'GET', op: 'server_card', surface: 'meta', handler: serverCardRoute },
+  {
+    path: `/mcp/vaults/:vault${SERVER_CARD_SUFFIX}`,
+    method: 'GET',
+    op: 'server_card',
+    surface: 'meta',
+    handler: forEndpointVault(serverCardRoute),
+  },
+  ...CATALOG_PATHS.map((path): RouteSpec => ({ path, method: 'GET', op: 'ai_catalog', surface: 'meta', handler: catalogRoute })),
+  { path: ICON_PATHS.light, method: 'GET', op: 'icon', surface: 'meta', handler: iconRoute('light') },
+  { path: ICON_PATHS.dark, method: 'GET', op: 'icon', surface: 'meta', handler: iconRoute('dark') },
   { path: '/mcp', method: 'POST', op: 'mcp', surface: 'mcp', handler: mcpRoute },
   { path: '/mcp/vaults/:vault', method: 'POST', op: 'mcp', surface: 'mcp', handler: forEndpointVault(mcpRoute, mcpNotFound) },
   { path: BRIDGED_CONTRACT.bridgeRoute, method: 'GET', op: 'scooling_smoke', surface: 'rest', handler: scoolingSmokeRoute },

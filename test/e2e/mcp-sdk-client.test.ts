@@ -72,7 +72,9 @@ describe('MCP SDK client over Streamable HTTP', () => {
   });
 
   it('connects to knowtation-hosted and negotiates a protocol version both sides support', () => {
-    expect(client.getServerVersion()).toEqual({ name: 'knowtation-hosted', version: expect.any(String) });
+    // The reference's name, with the 2025-11-25 identity a client can display (docs/MCP.md, What clients show).
+    expect(client.getServerVersion()).toMatchObject({ name: 'knowtation-hosted', version: expect.any(String), title: 'Knowtation Edge' });
+    expect(client.getServerVersion()?.icons?.map((icon) => icon.theme)).toEqual(['light', 'dark']);
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getInstructions()).toMatch(/untrusted/);
     // The SDK client offers its latest version; a server that supports it answers with the same one.

@@ -43,7 +43,9 @@ describe.each(MODES)('MCP SDK v2 Client, %s', (_label, mode, expectedVersion) =>
 
   it(`negotiates ${expectedVersion} with knowtation-hosted`, () => {
     expect(client.getNegotiatedProtocolVersion()).toBe(expectedVersion);
-    expect(client.getServerVersion()).toEqual({ name: 'knowtation-hosted', version: expect.any(String) });
+    // The reference's name, with the 2025-11-25 identity a client can display (docs/MCP.md, What clients show).
+    expect(client.getServerVersion()).toMatchObject({ name: 'knowtation-hosted', version: expect.any(String), title: 'Knowtation Edge' });
+    expect(client.getServerVersion()?.icons?.map((icon) => icon.theme)).toEqual(['light', 'dark']);
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getInstructions()).toMatch(/untrusted/);
   });

@@ -9,11 +9,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The bound on the gzip size wrangler reports for the upload: 150.25 KiB today, of which the
+ * The bound on the gzip size wrangler reports for the upload: 152.5 KiB today, of which the
  * MCP SDK, zod and the entity table are most; the request gate with explicit token typing and
- * the analysis's named views added 1.46 KiB over the former 150 KiB bound.
+ * the analysis's named views take 1.46 KiB over 150, the discovery documents (server cards,
+ * catalog, icons) and serverInfo's identity 1.94 KiB more.
  */
-const MAX_GZIP_KIB = 152;
+const MAX_GZIP_KIB = 153;
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const wranglerBin = path.join(repoRoot, 'node_modules/wrangler/bin/wrangler.js');

@@ -40,7 +40,8 @@ describe('MCP 2026-07-28, sessionless', () => {
     expect(body.id).toBe(7);
     expect(body.result.supportedVersions).toEqual([MODERN]);
     expect(body.result.capabilities).toEqual({ tools: {} });
-    expect(body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'knowtation-hosted', version: '0.1.0' });
+    // The reference's name and version, with the 2025-11-25 identity fields (test/worker/server-card.test.ts compares them with the card).
+    expect(body.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'knowtation-hosted', version: '0.1.0', title: 'Knowtation Edge' });
     expect(body.result).toMatchObject({ ttlMs: 300000, cacheScope: 'private' });
     expect(res.headers.get('Content-Type')).toContain('application/json');
   });
