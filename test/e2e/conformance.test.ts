@@ -51,6 +51,8 @@ interface Expected {
   because?: string;
   /** The suite's own verdict that it could not exercise the check (it needs one of its diagnostic tools). */
   untestable?: true;
+  /** Text the check's error message must contain, so an expected failure fails for its stated reason. */
+  failsWith?: string;
 }
 
 const pass: Expected = { status: 'SUCCESS' };
@@ -63,10 +65,8 @@ const noListenStreams: Expected = {
   status: 'SKIPPED',
   because: 'no subscriptions/listen streams here (404 -32601) and no listChanged capability declared',
 };
-const noPrompts: Expected = {
-  status: 'FAILURE',
-  because: 'the server has no prompts capability, so prompts/list is -32601 (2026-07-28 server/prompts: only a server declaring prompts serves it)',
-};
+const notServed = (method: string, because: string): Expected => ({ status: 'FAILURE', failsWith: `${method} returned JSON-RPC error -32601`, because });
+const noPrompts = notServed('prompts/list', 'the server has no prompts capability, so prompts/list is -32601 (2026-07-28 server/prompts: only a server declaring prompts serves it)');
 
 /** One suite run: a scenario at one revision. */
 interface Run {
@@ -75,24 +75,28 @@ interface Run {
   expected: Record<string, Expected>;
 }
 
-/** Resource checks of the caching scenario: required once the server declares resources, not applicable before. */
-function resourceCaching(hasResources: boolean): Record<string, Expected> {
-  if (hasResources) {
-    return {
-      'sep-2549-resources-list-caching-hints': pass,
-      'sep-2549-resources-templates-list-caching-hints': pass,
-      'sep-2549-resources-read-caching-hints': pass,
-    };
-  }
-  const notYet = 'not applicable here yet: the server declares no resources capability, so resources/* are -32601';
+/** Which resource methods the live server serves: the caching checks of a served one must pass. */
+interface ResourceMethods {
+  list: boolean;
+  templates: boolean;
+  /** resources/list answered at least one resource, so the suite reads it. */
+  readable: boolean;
+}
+const NO_RESOURCES: ResourceMethods = { list: false, templates: false, readable: false };
+
+/** Resource checks of the caching scenario (2026-07-28 server/utilities/caching): required of every method the server serves. */
+function resourceCaching(served: ResourceMethods): Record<string, Expected> {
+  const notYet = 'not applicable here yet: the server does not serve this method (-32601)';
   return {
-    'sep-2549-resources-list-caching-hints': { status: 'FAILURE', because: notYet },
-    'sep-2549-resources-templates-list-caching-hints': { status: 'FAILURE', because: notYet },
-    'sep-2549-resources-read-caching-hints': { status: 'SKIPPED', because: notYet },
+    'sep-2549-resources-list-caching-hints': served.list ? pass : notServed('resources/list', notYet),
+    'sep-2549-resources-templates-list-caching-hints': served.templates
+      ? pass
+      : notServed('resources/templates/list', 'the server offers no resource templates, so resources/templates/list is -32601'),
+    'sep-2549-resources-read-caching-hints': served.readable ? pass : { status: 'SKIPPED', because: 'resources/list lists no resource to read' },
   };
 }
 
-function runs(hasResources: boolean): Run[] {
+function runs(resources: ResourceMethods): Run[] {
   return [
     { scenario: 'server-initialize', revision: '2025-11-25', expected: { 'server-initialize': pass, 'server-session-id-visible-ascii': { status: 'INFO', because: 'informational: no session id is issued' }, 'wire-schema-valid': pass } },
     { scenario: 'ping', revision: '2025-11-25', expected: { ping: pass, 'wire-schema-valid': pass } },
@@ -151,7 +155,7 @@ function runs(hasResources: boolean): Run[] {
       expected: {
         'sep-2549-tools-list-caching-hints': pass,
         'sep-2549-prompts-list-caching-hints': noPrompts,
-        ...resourceCaching(hasResources),
+        ...resourceCaching(resources),
         'sep-2549-ttl-non-negative': pass,
         'sep-2549-cache-scope-valid': pass,
         'wire-schema-valid': pass,
@@ -179,10 +183,9 @@ function differences(checks: Check[], expected: Record<string, Expected>): strin
     for (const status of statuses) {
       if (status !== want.status) found.push(`${id}: ${status}, expected ${want.status}${want.because ? ` (${want.because})` : ''}`);
     }
-    if (want.untestable) {
-      for (const check of checks.filter((c) => c.id === id && c.status === want.status)) {
-        if (check.details?.untestable !== true) found.push(`${id}: failed for another reason than a missing diagnostic tool`);
-      }
+    for (const check of checks.filter((c) => c.id === id && c.status === want.status)) {
+      if (want.untestable && check.details?.untestable !== true) found.push(`${id}: failed for another reason than a missing diagnostic tool`);
+      if (want.failsWith && !check.errorMessage?.includes(want.failsWith)) found.push(`${id}: failed, but not with "${want.failsWith}"`);
     }
   }
   for (const id of Object.keys(expected)) {
@@ -216,30 +219,40 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
   const workerUrl = inject('workerUrl');
   const mcpUrl = `${workerUrl}/mcp`;
   let token = '';
-  let hasResources = false;
+  let resources = NO_RESOURCES;
 
-  beforeAll(async () => {
-    token = await mintViewerToken('demo', 900, inject('sessionSecret'));
-    // Whether the server declares resources decides whether the resource caching checks apply.
-    const discover = await fetch(mcpUrl, {
+  /** One 2026-07-28 request to /mcp with its standard headers; its JSON-RPC answer. */
+  async function modern(method: string): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> {
+    const response = await fetch(mcpUrl, {
       method: 'POST',
       headers: {
         Authorization: `Bearer ${token}`,
         'Content-Type': 'application/json',
         Accept: 'application/json, text/event-stream',
         'MCP-Protocol-Version': '2026-07-28',
-        'Mcp-Method': 'server/discover',
+        'Mcp-Method': method,
       },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
-        method: 'server/discover',
+        method,
         params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
       }),
     });
-    const body = (await discover.json()) as { result?: { capabilities?: Record<string, unknown> } };
-    if (!body.result?.capabilities) throw new Error(`server/discover answered ${discover.status} without capabilities`);
-    hasResources = Object.hasOwn(body.result.capabilities, 'resources');
+    return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } };
+  }
+
+  beforeAll(async () => {
+    token = await mintViewerToken('demo', 900, inject('sessionSecret'));
+    // Which resource methods the server serves decides which resource caching checks apply.
+    const discover = await modern('server/discover');
+    if (!discover.result?.capabilities) throw new Error('server/discover answered without capabilities');
+    if (Object.hasOwn(discover.result.capabilities, 'resources')) {
+      const list = await modern('resources/list');
+      const templates = await modern('resources/templates/list');
+      const listed = Array.isArray(list.result?.resources) ? list.result.resources : [];
+      resources = { list: list.result !== undefined, templates: templates.result !== undefined, readable: listed.length > 0 };
+    }
   });
 
   afterAll(() => {
@@ -259,9 +272,9 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
   });
 
   // The scenario list is fixed here; only the resource caching expectations follow the live server.
-  for (const { scenario, revision } of runs(false)) {
+  for (const { scenario, revision } of runs(NO_RESOURCES)) {
     it(`${scenario} at ${revision}: every check as expected`, async () => {
-      const { expected } = runs(hasResources).find((r) => r.scenario === scenario && r.revision === revision) as Run;
+      const { expected } = runs(resources).find((r) => r.scenario === scenario && r.revision === revision) as Run;
       const checks = await runScenario(NODE22 as string, mcpUrl, token, scenario, revision);
       expect(checks.length).toBeGreaterThan(0);
       expect(differences(checks, expected)).toEqual([]);
@@ -270,12 +283,13 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
 });
 
 describe('the conformance expectations themselves', () => {
-  const expected = { a: pass, b: needsDiagnosticTool('t'), c: noListenStreams };
+  const expected = { a: pass, b: needsDiagnosticTool('t'), c: noListenStreams, d: notServed('x/list', 'no x') };
   const ok: Check[] = [
     { id: 'a', status: 'SUCCESS' },
     { id: 'a', status: 'SUCCESS' },
     { id: 'b', status: 'FAILURE', details: { untestable: true } },
     { id: 'c', status: 'SKIPPED' },
+    { id: 'd', status: 'FAILURE', errorMessage: 'x/list returned JSON-RPC error -32601: Method not found' },
   ];
 
   it('agree with a run that reports exactly them', () => {
@@ -284,12 +298,13 @@ describe('the conformance expectations themselves', () => {
 
   it('report a newly failing check, a newly passing expected failure, an unlisted check and a missing one', () => {
     expect(differences([{ id: 'a', status: 'SUCCESS' }, { id: 'a', status: 'FAILURE' }, ...ok.slice(2)], expected)).toHaveLength(1);
-    expect(differences([ok[0], { id: 'b', status: 'SUCCESS' }, ok[3]], expected)).toHaveLength(1);
-    expect(differences([...ok, { id: 'd', status: 'SUCCESS' }], expected)).toHaveLength(1);
-    expect(differences(ok.slice(0, 3), expected)).toHaveLength(1);
+    expect(differences([ok[0], { id: 'b', status: 'SUCCESS' }, ok[3], ok[4]], expected)).toHaveLength(1);
+    expect(differences([...ok, { id: 'e', status: 'SUCCESS' }], expected)).toHaveLength(1);
+    expect(differences(ok.slice(0, 4), expected)).toHaveLength(1);
   });
 
-  it('report an expected untestable failure that failed for another reason', () => {
-    expect(differences([ok[0], { id: 'b', status: 'FAILURE' }, ok[3]], expected)).toHaveLength(1);
+  it('report an expected failure that failed for another reason than the one stated', () => {
+    expect(differences([ok[0], { id: 'b', status: 'FAILURE' }, ok[3], ok[4]], expected)).toHaveLength(1);
+    expect(differences([...ok.slice(0, 4), { id: 'd', status: 'FAILURE', errorMessage: 'x/list request failed: fetch failed' }], expected)).toHaveLength(1);
   });
 });
