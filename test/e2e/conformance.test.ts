@@ -96,6 +96,22 @@ function resourceCaching(served: ResourceMethods): Record<string, Expected> {
   };
 }
 
+/** The unknown-resource scenario (SEP-2164): it asks resources/read for a URI that does not exist. */
+function unknownResource(served: ResourceMethods): Record<string, Expected> {
+  const noUriEcho: Expected = {
+    status: 'WARNING',
+    failsWith: 'data.uri is undefined',
+    because: "a SHOULD: the error does not repeat the request's URI (no error on /mcp repeats request input; docs/MCP.md Conformance)",
+  };
+  if (served.list) return { 'sep-2164-no-empty-contents': pass, 'sep-2164-error-code': pass, 'sep-2164-data-uri': noUriEcho, 'wire-schema-valid': pass };
+  return {
+    'sep-2164-no-empty-contents': pass,
+    'sep-2164-error-code': { status: 'WARNING', failsWith: 'got -32601', because: 'not applicable here yet: no resources, so resources/read is -32601' },
+    'sep-2164-data-uri': noUriEcho,
+    'wire-schema-valid': pass,
+  };
+}
+
 function runs(resources: ResourceMethods): Run[] {
   return [
     { scenario: 'server-initialize', revision: '2025-11-25', expected: { 'server-initialize': pass, 'server-session-id-visible-ascii': { status: 'INFO', because: 'informational: no session id is issued' }, 'wire-schema-valid': pass } },
@@ -161,6 +177,7 @@ function runs(resources: ResourceMethods): Run[] {
         'wire-schema-valid': pass,
       },
     },
+    { scenario: 'sep-2164-resource-not-found', revision: '2026-07-28', expected: unknownResource(resources) },
   ];
 }
 
