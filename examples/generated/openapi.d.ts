@@ -259,12 +259,17 @@ export interface paths {
          *       carry `ttlMs: 300000` and `cacheScope: "private"`. Another method is 404
          *       `-32601 Method not found`.
          *
-         *     The revision is decided by exact comparison before the SDK runs: a
-         *     `MCP-Protocol-Version` header or `_meta` revision that is not one of the versions
-         *     above, spelled exactly (garbage, an unknown future revision), is 400 `-32022`
-         *     `Unsupported protocol version` with `data: {"supported": [...]}`. A
-         *     `2026-07-28` header on a request without the `_meta` revision is 400 `-32602`
-         *     `Missing protocol version in _meta`.
+         *     The revision is decided by exact comparison before the SDK runs. A `_meta` revision
+         *     and an `MCP-Protocol-Version` header that differ are 400 `-32020`
+         *     `MCP-Protocol-Version header does not match the request`, whatever either names. A
+         *     `_meta` revision other than `2026-07-28` (garbage, an unknown future revision, a
+         *     2025-era revision, which only `initialize` reaches) is 400 `-32022`
+         *     `Unsupported protocol version` with `data: {"supported": ["2026-07-28"], "requested": ...}`,
+         *     the same list `server/discover` gives; a header naming no served revision on a
+         *     request without `_meta` revision is the same error listing every served revision.
+         *     `requested` repeats the asked revision only when it is a short token (see
+         *     `JsonRpcErrorObject`). A `2026-07-28` header on a request without the `_meta`
+         *     revision is 400 `-32602` `Missing protocol version in _meta`.
          *
          *     HTTP-level checks, in order, before any JSON-RPC handling: configuration (503),
          *     `Origin` (403 when present and not allowed), token (401; 403 for an OAuth/agent
@@ -642,11 +647,13 @@ export interface components {
             /** @enum {unknown} */
             message: "Parse error" | "Invalid request" | "Method not found" | "Invalid params" | "Unknown tool" | "Internal error" | "Bad request" | "Not acceptable: accept both application/json and text/event-stream" | "Unsupported media type: send application/json" | "Server error" | "Batch requests are not supported" | "Unauthorized" | "Forbidden" | "Forbidden origin" | "Access to this vault is not allowed." | "Invalid vault" | "Request body too large" | "Rate limit exceeded" | "Method not allowed" | "Service unavailable" | "Token verification unavailable" | "Not found" | "Request body could not be read" | "Unsupported protocol version" | "Request headers do not match the body" | "Missing required client capability" | "Missing MCP-Protocol-Version header" | "MCP-Protocol-Version header does not match the request" | "Missing Mcp-Method header" | "Mcp-Method header does not match the request" | "Missing Mcp-Name header" | "Mcp-Name header does not match the request" | "Invalid Mcp-Method header" | "Invalid Mcp-Name header" | "Missing protocol version in _meta";
             /**
-             * @description Only on `-32022`, listing the served revisions, and on a 429 `Rate limit
-             *     exceeded`, the seconds to wait (the same as `Retry-After`).
+             * @description Only on `-32022`, the revisions the client may retry with and the one it asked for
+             *     (repeated only when it is a token of at most 32 letters, digits, `.`, `_`, `-`), and
+             *     on a 429 `Rate limit exceeded`, the seconds to wait (the same as `Retry-After`).
              */
             data?: {
                 supported: string[];
+                requested?: string;
             } | {
                 retryAfterSeconds: number;
             };

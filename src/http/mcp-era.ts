@@ -8,8 +8,9 @@
  * serves, spelled exactly; and a 2026-07-28 request only when its standard
  * headers agree with its body. The SDK orders revision strings
  * alphabetically, so without this gate a garbage or future header can be
- * taken for a 2026 request. Every refusal here has a fixed text and never
- * quotes the request.
+ * taken for a 2026 request. Every refusal here has a fixed text and quotes
+ * nothing of the request but a token-shaped requested revision, which the
+ * unsupported-version error must repeat (unsupportedVersionData).
  */
 import { withoutOptionalWhitespace } from '../unsafe-text';
 
@@ -24,6 +25,12 @@ export const LEGACY_REVISIONS: readonly string[] = ['2025-11-25', '2025-06-18', 
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 export const SERVED_REVISIONS: readonly string[] = [MODERN_REVISION, ...LEGACY_REVISIONS];
+/**
+ * The revisions a request carrying the per-request `_meta` claim may name: what `server/discover`
+ * lists as `supportedVersions` (the SDK's modern revisions), and so what an unsupported-version
+ * error on such a request offers (2026-07-28 basic/versioning: the client retries from that list).
+ */
+export const PER_REQUEST_REVISIONS: readonly string[] = [MODERN_REVISION];
 
 /** JSON-RPC codes of the 2026-07-28 revision. */
 export const HEADER_MISMATCH = -32020;
@@ -32,6 +39,18 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /** Longest string id a request may carry; ids are returned on answers, so they stay short. */
 export const MAX_STRING_ID_LENGTH = 128;
+
+/**
+ * A requested revision an unsupported-version error may repeat as `data.requested` (the schema
+ * requires it): a short token of letters, digits, `.`, `_` and `-`, which can carry no markup, space
+ * or text. Anything else is not repeated, and `requested` is left out.
+ */
+const ECHOABLE_REVISION = /^[A-Za-z0-9._-]{1,32}$/;
+
+/** The `data` of an UnsupportedProtocolVersionError: the revisions on offer, and the requested one when it may be repeated. */
+export function unsupportedVersionData(supported: readonly string[], requested: unknown): { supported: string[]; requested?: string } {
+  return typeof requested === 'string' && ECHOABLE_REVISION.test(requested) ? { supported: [...supported], requested } : { supported: [...supported] };
+}
 
 export interface EraRefusal {
   status: number;
@@ -153,30 +172,28 @@ export function decideEra(headers: Headers, message: unknown): EraDecision {
   if (!hasAcceptableId(message)) return refuse(400, -32600, INVALID_ID_MESSAGE, 'INVALID_REQUEST');
 
   const version = headerValue(headers, 'MCP-Protocol-Version');
-  if (version !== null && !SERVED_REVISIONS.includes(version)) {
-    return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, UNSUPPORTED_VERSION_MESSAGE, 'UNSUPPORTED_PROTOCOL_VERSION', {
-      supported: [...SERVED_REVISIONS],
-    });
-  }
-
   const params = isPlainObject(message.params) ? message.params : undefined;
   const meta = params && isPlainObject(params._meta) ? params._meta : undefined;
   const isRequest = 'id' in message;
 
   if (!meta || !Object.hasOwn(meta, PROTOCOL_VERSION_META_KEY)) {
+    // No per-request claim: the header alone names the revision, any served one (2025 era or 2026).
+    if (version !== null && !SERVED_REVISIONS.includes(version)) {
+      return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, UNSUPPORTED_VERSION_MESSAGE, 'UNSUPPORTED_PROTOCOL_VERSION', unsupportedVersionData(SERVED_REVISIONS, version));
+    }
     // A 2026 header on a request without the per-request claim: the body is not a 2026 request.
     if (version === MODERN_REVISION && isRequest) return refuse(400, -32602, ENVELOPE_MISSING_MESSAGE, 'INVALID_PARAMS');
     return { era: version === MODERN_REVISION ? 'modern' : 'legacy' };
   }
 
   const claim = meta[PROTOCOL_VERSION_META_KEY];
+  // 2026-07-28 streamable-http, Protocol Version Header: a header that differs from the body's
+  // claim is a HeaderMismatch, whichever of the two names a revision this endpoint serves.
+  if (version !== null && version !== claim) return headerFault(HEADER_MESSAGES.versionMismatch);
   if (claim !== MODERN_REVISION) {
-    return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, UNSUPPORTED_VERSION_MESSAGE, 'UNSUPPORTED_PROTOCOL_VERSION', {
-      supported: [...SERVED_REVISIONS],
-    });
+    return refuse(400, UNSUPPORTED_PROTOCOL_VERSION, UNSUPPORTED_VERSION_MESSAGE, 'UNSUPPORTED_PROTOCOL_VERSION', unsupportedVersionData(PER_REQUEST_REVISIONS, claim));
   }
   if (version === null) return headerFault(HEADER_MESSAGES.versionMissing);
-  if (version !== claim) return headerFault(HEADER_MESSAGES.versionMismatch);
 
   const methodHeader = headerValue(headers, 'Mcp-Method');
   if (methodHeader === null) return headerFault(HEADER_MESSAGES.methodMissing);

@@ -9,7 +9,7 @@
  * error status, a small body the SDK built itself, is parsed and rebuilt.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, SERVED_REVISIONS, UNSUPPORTED_PROTOCOL_VERSION } from './mcp-era';
+import { HEADER_MISMATCH, MISSING_CLIENT_CAPABILITY, PER_REQUEST_REVISIONS, UNSUPPORTED_PROTOCOL_VERSION, unsupportedVersionData } from './mcp-era';
 import { jsonResponse } from './responses';
 
 export const UNKNOWN_TOOL_MESSAGE = 'Unknown tool';
@@ -41,19 +41,21 @@ export function fixedRpcMessage(code: unknown, httpStatus: number): string {
   return FIXED_TRANSPORT_MESSAGES[httpStatus] ?? 'Server error';
 }
 
-function fixedError(code: unknown, httpStatus: number, override?: string): { code: number; message: string; data?: unknown } {
+function fixedError(code: unknown, httpStatus: number, override?: string, data?: unknown): { code: number; message: string; data?: unknown } {
   const fixedCode = typeof code === 'number' && Number.isSafeInteger(code) ? code : -32603;
   const message = override ?? fixedRpcMessage(fixedCode, httpStatus);
-  // The unsupported-version error tells a client what it may use instead; nothing else carries data.
+  // The unsupported-version error tells a client what it may use instead (the SDK raises it only for
+  // per-request revisions); nothing else carries data.
+  const requested = (data as { requested?: unknown } | null | undefined)?.requested;
   return fixedCode === UNSUPPORTED_PROTOCOL_VERSION
-    ? { code: fixedCode, message, data: { supported: [...SERVED_REVISIONS] } }
+    ? { code: fixedCode, message, data: unsupportedVersionData(PER_REQUEST_REVISIONS, requested) }
     : { code: fixedCode, message };
 }
 
 /** An error answer with its text fixed and its SDK `data` dropped; the id of the dispatched request is kept. */
 export function withFixedErrorMessage(message: JSONRPCMessage, override?: string): JSONRPCMessage {
   if (!('error' in message)) return message;
-  return { ...message, error: fixedError(message.error.code, 200, override) } as JSONRPCMessage;
+  return { ...message, error: fixedError(message.error.code, 200, override, message.error.data) } as JSONRPCMessage;
 }
 
 /**
@@ -65,14 +67,17 @@ export function withFixedErrorMessage(message: JSONRPCMessage, override?: string
 export async function fixedErrorsOnRefusal(response: Response, id: number | string | null): Promise<Response> {
   if (response.status < 400) return response;
   let code: unknown;
+  let data: unknown;
   try {
-    code = ((await response.json()) as { error?: { code?: unknown } } | null)?.error?.code;
+    const error = ((await response.json()) as { error?: { code?: unknown; data?: unknown } } | null)?.error;
+    code = error?.code;
+    data = error?.data;
   } catch {
     code = undefined;
   }
   const headers = new Headers(response.headers);
   headers.delete('Content-Length');
   headers.delete('Content-Type');
-  const error = fixedError(code ?? -32000, response.status);
+  const error = fixedError(code ?? -32000, response.status, undefined, data);
   return jsonResponse({ jsonrpc: '2.0', error, id }, response.status, headers);
 }

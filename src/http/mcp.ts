@@ -122,7 +122,9 @@ async function readMessage(request: Request): Promise<Asking<McpMessage, Handled
  */
 export async function mcpRoute({ request, config, endpointVault = null }: RouteContext): Promise<Handled> {
   const origin = request.headers.get('Origin');
-  if (config && origin !== null && !isOriginAllowed(config, origin)) {
+  // DNS-rebinding protection (streamable-http, Security Warning): an Origin outside CORS_ORIGINS is
+  // refused, except the endpoint's own PUBLIC_ORIGIN, which a rebinding page can never carry.
+  if (config && origin !== null && origin !== config.publicOrigin && !isOriginAllowed(config, origin)) {
     return refusal(rpcError(403, -32600, 'Forbidden origin'), 'FORBIDDEN_ORIGIN');
   }
   const outcome = await gate<McpMessage, Handled>({

