@@ -15,6 +15,8 @@ const WORKER_LOG_LINE = /^\{"rid":"[^"]*","/;
 // - e2e:    real clients (MCP SDK client, headless Chromium) against the Worker served over HTTP
 export default defineConfig({
   test: {
+    // The last lines of a run say how many tests ran in each project (test/support/node/project-counts-reporter.ts).
+    reporters: ['default', './test/support/node/project-counts-reporter.ts'],
     onConsoleLog(log) {
       if (!showTestLogs && WORKER_LOG_LINE.test(log.trim())) return false;
       return undefined;

@@ -13,11 +13,15 @@
  * named by its line number. It says which files it read, names each failing variable and why,
  * from a fixed vocabulary with the bounds the schema sets, and never prints a value.
  *
+ * With `--deploy` it checks a deployment (what `npm run deploy` runs first): a local-only
+ * environment (ENVIRONMENT=local, such as `--env load`) is then refused.
+ *
  * Exit 0: valid. 1: invalid (each problem listed). 2: usage error or unreadable file.
  *
  *   npm run check-config
  *   npm run check-config -- --env-file ./secrets.env
  *   npm run check-config -- --env staging --env-file ./staging.env
+ *   npm run check-config -- --deploy
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,25 +30,29 @@ import { parseArgs } from 'node:util';
 import {
   CONFIG_VARIABLES,
   RATE_LIMIT_BINDINGS,
+  SECRET_VARIABLES,
   checkVariables,
   describeConfigProblem,
   isLocalEnvironment,
 } from '../src/config.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECRET_NAMES = ['SESSION_SECRET', 'SESSION_SECRET_PREVIOUS', 'HUB_JWT_SECRET', 'CANISTER_AUTH_SECRET', 'SCOOLING_SMOKE_TOKEN'];
+/** @type {readonly string[]} */
+const SECRET_NAMES = SECRET_VARIABLES;
 /** The names the Worker reads from vars and secrets (the bindings are not variables). */
 const WORKER_VARIABLES = CONFIG_VARIABLES.filter((name) => !(/** @type {readonly string[]} */ (RATE_LIMIT_BINDINGS)).includes(name));
-const USAGE = `Usage: npm run check-config -- [--config wrangler.toml] [--env <name>] [--env-file <file>]...
+const USAGE = `Usage: npm run check-config -- [--config wrangler.toml] [--env <name>] [--env-file <file>]... [--deploy]
   --config    wrangler configuration file (default: wrangler.toml in the repository)
   --env       a wrangler environment ([env.<name>]); default: the top level
   --env-file  secrets and overrides, KEY=VALUE lines; may be repeated, later files win
               (default: what wrangler dev reads next to the config: .dev.vars.<env> or .dev.vars,
               else .env, .env.local, .env.<env>, .env.<env>.local)
+  --deploy    check a deployment (npm run deploy runs this first): a local-only environment
+              (ENVIRONMENT=local, such as --env load) is refused
 Validates with the Worker's own schema, says which files it read, names each failing variable
 and why, and each env-file line that is not read as written, by number. Never prints a value.
 npm start does not read these files: it runs wrangler dev with its own temporary env file.
-Exit 0 when valid, 1 when invalid, 2 on a usage error.`;
+Exit 0 when valid, 1 when invalid (or local-only with --deploy), 2 on a usage error.`;
 
 /** Why npm start runs on a fresh clone whatever this check says (scripts/start.mjs). */
 const NPM_START_NOTE = [
@@ -77,6 +85,7 @@ try {
       config: { type: 'string' },
       env: { type: 'string' },
       'env-file': { type: 'string', multiple: true },
+      deploy: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -151,12 +160,29 @@ const warnings = SECRET_NAMES.filter((name) => Object.hasOwn(wrangler.vars, name
 );
 
 const section = options.env ? `[env.${options.env}]` : 'top level';
+const forDeploy = options.deploy === true;
+// ENVIRONMENT=local admits loopback origins and may run without rate limits: it is for wrangler dev
+// and load runs (the load environment), and a deployment of it is refused.
+const localOnly = isLocalEnvironment(stringVars(wrangler.vars)) || isLocalEnvironment(merged);
+/** @type {string[]} */
+const deployProblems = [];
+const localOnlyText = `${options.env ? `the ${options.env} environment` : 'this configuration'} is local-only (ENVIRONMENT=local: loopback origins, rate limits may be lifted)`;
+if (localOnly && forDeploy) deployProblems.push(`${localOnlyText}; it is for wrangler dev and load runs and is never deployed`);
+/** Vars the env file alone sets: a deployment reads vars from [vars] of wrangler.toml, not from this file. */
+const fileOnlyVars = Object.keys(fileVars).filter(
+  (name) =>
+    WORKER_VARIABLES.includes(/** @type {any} */ (name)) &&
+    !SECRET_NAMES.includes(name) &&
+    fileVars[name].trim() !== '' &&
+    !Object.hasOwn(wrangler.vars ?? {}, name),
+);
 const limiterText = limiters
   .map(({ name, limiter, valid }) =>
     !limiter ? `no ${name} binding` : valid ? `${name} ${limiter.simple?.limit} per ${limiter.simple?.period} s` : `${name} with an invalid limit or period`,
   )
   .join(', ');
-const out = [`check-config: what \`wrangler dev\`${options.env ? ` --env ${options.env}` : ''} would run, read from`];
+const command = forDeploy ? `\`wrangler deploy --env=${options.env ?? '""'}\` would deploy` : `\`wrangler dev\`${options.env ? ` --env ${options.env}` : ''} would run`;
+const out = [`check-config: what ${command}, read from`];
 out.push(`  ${shown(configPath)} (${section}): [vars] ${namesSummary(Object.keys(wrangler.vars ?? {}))}; ${limiterText}`);
 if (envFiles.files.length === 0) {
   out.push(`  no env file: ${envFiles.looked.map((file) => path.basename(file)).join(', ')} not found next to ${shown(configPath)}, so every secret is unset`);
@@ -166,8 +192,13 @@ if (envFiles.files.length === 0) {
 for (const warning of warnings) out.push(`  warning: ${warning}`);
 for (const warning of lineWarnings) out.push(`  warning: ${warning}`);
 for (const problem of lineProblems) out.push(`  ${problem}`);
+if (localOnly && !forDeploy) out.push(`  note: ${localOnlyText}: never deploy it (npm run deploy refuses it)`);
+if (forDeploy && fileOnlyVars.length > 0) {
+  out.push(`  note: ${fileOnlyVars.join(', ')} set only in the env file: a deployment reads them from [vars] of ${shown(configPath)} (or \`wrangler secret put\`)`);
+}
+for (const problem of deployProblems) out.push(`  not deployable: ${problem}`);
 const width = Math.max(0, ...problems.map((problem) => problem.variable.length));
-if (problems.length === 0 && lineProblems.length === 0) {
+if (problems.length === 0 && lineProblems.length === 0 && deployProblems.length === 0) {
   const [reads, protocol] = limiters.map(({ limiter }) => limiter);
   const limitsText =
     reads && protocol
@@ -178,17 +209,18 @@ if (problems.length === 0 && lineProblems.length === 0) {
   for (const problem of problems) {
     out.push(`  ${problem.variable.padEnd(width)}  ${problem.reason}: ${describeConfigProblem(problem)}`);
   }
-  const total = problems.length + lineProblems.length;
+  const total = problems.length + lineProblems.length + deployProblems.length;
   const consequences = [];
+  if (deployProblems.length > 0) consequences.push('npm run deploy refuses to deploy it');
   if (problems.length > 0) consequences.push('the Worker would answer 503 SERVICE_UNAVAILABLE on every route but /health');
   if (lineProblems.length > 0) {
     consequences.push(`${lineProblems.length} env-file line${lineProblems.length === 1 ? ' is' : 's are'} not read as written (wrangler dev drops or changes ${lineProblems.length === 1 ? 'it' : 'them'})`);
   }
   out.push(`${total} problem${total === 1 ? '' : 's'}: ${consequences.join('; ')}.`);
-  out.push(...NPM_START_NOTE);
+  if (!forDeploy) out.push(...NPM_START_NOTE);
 }
 process.stdout.write(`${out.join('\n')}\n`);
-process.exit(problems.length === 0 && lineProblems.length === 0 ? 0 : 1);
+process.exit(problems.length === 0 && lineProblems.length === 0 && deployProblems.length === 0 ? 0 : 1);
 
 /**
  * The env files wrangler dev reads for this configuration (src/dev/dev-vars.ts in wrangler 4):

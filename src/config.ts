@@ -121,6 +121,15 @@ export const RATE_LIMIT_BINDINGS = [RATE_LIMITER_BINDING, PROTOCOL_RATE_LIMITER_
 export type ConfigVariable = keyof z.infer<typeof EnvSchema> | (typeof RATE_LIMIT_BINDINGS)[number];
 export const CONFIG_VARIABLES: readonly ConfigVariable[] = [...(Object.keys(EnvSchema.shape) as ConfigVariable[]), ...RATE_LIMIT_BINDINGS];
 
+/** The variables that are secrets (`wrangler secret put`, never `[vars]`); every other schema name is a var. */
+export const SECRET_VARIABLES = [
+  'SESSION_SECRET',
+  'SESSION_SECRET_PREVIOUS',
+  'HUB_JWT_SECRET',
+  'CANISTER_AUTH_SECRET',
+  'SCOOLING_SMOKE_TOKEN',
+] as const satisfies readonly (keyof typeof EnvSchema.shape)[];
+
 /** Why a variable failed. A fixed vocabulary: never the value, never zod's own text. */
 export type ConfigReason =
   | 'missing'

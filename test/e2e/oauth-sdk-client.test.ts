@@ -20,6 +20,7 @@ import {
 } from '../support/node/oauth-client';
 
 const workerUrl = inject('workerUrl');
+const authServerUrl = inject('authServerUrl');
 const NOTE_PATH = 'projects/Aurora/roadmap.md';
 const TOOLS = ['get_note_outline', 'get_document_tree', 'get_metadata_facets', 'get_section_source'];
 const ERAS = [
@@ -69,7 +70,8 @@ describe.each(ERAS)('MCP SDK v2 client over OAuth, %s', (revision, era) => {
     const first = await connect('/mcp/vaults/default', era);
     // Its access token (without the refresh token, which the authorization server binds to its
     // own resource) presented on /mcp: the token's audience is only the vault endpoint.
-    const forVault = { access_token: first.provider.tokens()!.access_token, token_type: 'Bearer' };
+    const { access_token, issuer } = first.provider.tokens()!;
+    const forVault = { access_token, token_type: 'Bearer', issuer: issuer! };
     const again = await connect('/mcp', era, new InMemoryOAuthProvider({ tokens: forVault }));
     const refusal = again.exchanges.find((exchange) => exchange.status === 401);
     expect(refusal?.wwwAuthenticate).toMatch(/^Bearer error="invalid_token", resource_metadata="[^"]+\/mcp", scope="vault:read"$/);
@@ -80,7 +82,7 @@ describe.each(ERAS)('MCP SDK v2 client over OAuth, %s', (revision, era) => {
 
   it('an expired access token is refused (401 invalid_token) and the client authorizes again', async () => {
     const expired = inject('expiredAccessToken');
-    const { client, exchanges, provider } = await connect('/mcp', era, new InMemoryOAuthProvider({ tokens: { access_token: expired, token_type: 'Bearer' } }));
+    const { client, exchanges, provider } = await connect('/mcp', era, new InMemoryOAuthProvider({ tokens: { access_token: expired, token_type: 'Bearer', issuer: authServerUrl } }));
     expect(exchanges[0].status).toBe(401);
     expect(exchanges[0].wwwAuthenticate).toMatch(/^Bearer error="invalid_token", /);
     expect(provider.tokens()?.access_token).not.toBe(expired);

@@ -82,7 +82,7 @@ async function restStatus(token: string): Promise<{ status: number; challenge: s
 
 /** An MCP SDK v2 client that holds `token` as its access token: the Worker's answer to it, then the client's own recovery. */
 async function presentToSdkClient(path: string, era: (typeof ERAS)[number][1], token: string): Promise<OAuthConnection> {
-  const connection = await connectWithOAuth(new URL(path, workerUrl), era, new InMemoryOAuthProvider({ tokens: { access_token: token, token_type: 'Bearer' } }));
+  const connection = await connectWithOAuth(new URL(path, workerUrl), era, new InMemoryOAuthProvider({ tokens: { access_token: token, token_type: 'Bearer', issuer } }));
   open.push(connection);
   return connection;
 }

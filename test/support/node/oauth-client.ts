@@ -33,8 +33,12 @@ export function publicClientMetadata(clientName: string, redirectUrl: string): O
 }
 
 export interface InMemoryOAuthProviderOptions {
-  /** Tokens the client already holds (a refresh or a refusal is then what the test meets first). */
-  tokens?: StoredOAuthTokens;
+  /**
+   * Tokens the client already holds (a refresh or a refusal is then what the test meets first),
+   * stamped with the issuer that minted them as the SDK stamps every token it saves (SEP-2352);
+   * an unstamped token would read as pre-upgrade storage, which the SDK warns about on every read.
+   */
+  tokens?: StoredOAuthTokens & { issuer: string };
   redirectUrl?: string;
   /** Registration metadata; publicClientMetadata for the redirect URL when absent. */
   metadata?: OAuthClientMetadata;
