@@ -7,6 +7,7 @@
  * /health, and by `npm run check-config`, which runs this same schema.
  */
 import * as z from 'zod/v4';
+import type { AssetsBinding } from './http/mcp-view';
 import type { RateLimitBinding } from './rate-limit';
 
 const MIN_HMAC_SECRET_CHARS = 32;
@@ -17,6 +18,7 @@ const CANISTER_TIMEOUT_MAX_MS = 30_000;
 const CANISTER_TIMEOUT_DEFAULT_MS = 5_000;
 const ENVIRONMENTS = ['local', 'staging', 'production'] as const;
 const BOOLEAN_TEXT = ['true', 'false'] as const;
+const SWITCH_TEXT = ['on', 'off'] as const;
 
 const optionalText = z
   .string()
@@ -105,6 +107,7 @@ export const EnvSchema = z.object({
     ENVIRONMENT: optionalText.pipe(z.enum(ENVIRONMENTS).default('production')),
     SCOOLING_SMOKE_ENABLED: optionalText.pipe(z.enum(BOOLEAN_TEXT).default('false')),
     SCOOLING_SMOKE_TOKEN: optionalText,
+    MCP_APPS_VIEW: optionalText.pipe(z.enum(SWITCH_TEXT).default('on')),
 });
 
 /**
@@ -168,6 +171,7 @@ const PROBLEM_DETAIL: Partial<Record<ConfigVariable, Partial<Record<ConfigReason
   ENVIRONMENT: { not_allowed: oneOf(ENVIRONMENTS) },
   LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: { not_allowed: oneOf(BOOLEAN_TEXT) },
   SCOOLING_SMOKE_ENABLED: { not_allowed: oneOf(BOOLEAN_TEXT) },
+  MCP_APPS_VIEW: { not_allowed: oneOf(SWITCH_TEXT) },
   RATE_LIMITER: {
     invalid: 'wrangler.toml [[ratelimits]] name = "RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
   },
@@ -211,6 +215,11 @@ export interface Config {
   rateLimiter: RateLimitBinding | null;
   /** Per-user limiter of MCP protocol traffic that reads nothing (initialize, tools/list, ping, ...); null likewise. */
   protocolRateLimiter: RateLimitBinding | null;
+  /**
+   * The MCP Apps view (src/http/mcp-view.ts): the static-assets binding that holds it, or null when
+   * MCP_APPS_VIEW=off or the Worker runs without its assets (bare Miniflare); then MCP is plain.
+   */
+  mcpAppsView: { assets: AssetsBinding } | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
@@ -293,6 +302,12 @@ function rateLimiterOf(env: object, name: (typeof RATE_LIMIT_BINDINGS)[number]):
     : null;
 }
 
+/** The ASSETS binding (wrangler.toml [assets]), or null. */
+function assetsOf(env: object): AssetsBinding | null {
+  const binding = (env as Record<string, unknown>).ASSETS as { fetch?: unknown } | null | undefined;
+  return binding != null && typeof binding === 'object' && typeof binding.fetch === 'function' ? (binding as AssetsBinding) : null;
+}
+
 /** An http: URL whose host is not loopback (a loopback host never leaves the machine, as for every OAuth identifier here). */
 function isPlainHttpOffLoopback(value: unknown): boolean {
   if (typeof value !== 'string') return false;
@@ -324,6 +339,7 @@ function parseConfig(env: object): ConfigResult {
     return { ok: false, problems: problems.length > 0 ? problems : [{ variable: 'ENVIRONMENT', reason: 'invalid' }] };
   }
   const e = parsed.data;
+  const assets = assetsOf(env);
   const primary = e.SESSION_SECRET ?? e.HUB_JWT_SECRET;
   const hmacSecrets = primary ? [primary] : [];
   if (primary && e.SESSION_SECRET_PREVIOUS && e.SESSION_SECRET_PREVIOUS !== primary) {
@@ -347,6 +363,7 @@ function parseConfig(env: object): ConfigResult {
       scoolingSmoke: { enabled: e.SCOOLING_SMOKE_ENABLED === 'true', token: e.SCOOLING_SMOKE_TOKEN },
       rateLimiter,
       protocolRateLimiter,
+      mcpAppsView: e.MCP_APPS_VIEW === 'on' && assets ? { assets } : null,
     },
   };
 }
