@@ -152,6 +152,7 @@ function reportSize() {
 
 async function main() {
   window.addEventListener('message', onMessage);
+  drawLegend(document.getElementById('path-legend'), 'path');
   document.getElementById('expand-all').addEventListener('click', () => setAllOpen(true));
   document.getElementById('collapse-all').addEventListener('click', () => setAllOpen(false));
   setState('waiting', 'Waiting for the tool result...');

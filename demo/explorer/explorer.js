@@ -378,6 +378,18 @@ function setAllOpen(open) {
   for (const details of document.querySelectorAll('.tree details')) details.open = open;
 }
 
+/** Opens every card and every level: a closed card is opened and fetched (one request each, none for a kept answer). */
+function expandAll() {
+  const closed = ROUTES.filter((route) => !openCards.has(route));
+  for (const route of closed) openCards.add(route);
+  if (closed.length > 0) saveOpenCards();
+  setAllOpen(true);
+  if (current === null || closed.length === 0) return;
+  for (const route of closed) void showCard(route);
+  drawTitle();
+  summarize();
+}
+
 function requestedPath() {
   return new URLSearchParams(location.hash.slice(1)).get('path');
 }
@@ -388,6 +400,7 @@ async function main() {
     drawLegend(document.querySelector(`#panel-${route} .legend`), route);
     document.querySelector(`#panel-${route} .card-toggle`).addEventListener('click', () => toggleCard(route));
   }
+  drawLegend(document.getElementById('path-legend'), 'path');
   try {
     const response = await fetch('/session.json', { cache: 'no-store' });
     session = await response.json();
@@ -405,7 +418,7 @@ async function main() {
     const button = event.target instanceof Element ? event.target.closest('button[data-path]') : null;
     if (button) void selectNote(button.dataset.path);
   });
-  document.getElementById('expand-all').addEventListener('click', () => setAllOpen(true));
+  document.getElementById('expand-all').addEventListener('click', expandAll);
   document.getElementById('collapse-all').addEventListener('click', () => setAllOpen(false));
   // A #path= link opened in this tab (or typed into the address bar) selects and reveals its note.
   window.addEventListener('hashchange', () => {

@@ -193,15 +193,23 @@ const LEGENDS = {
   ],
   'section-source': [
     'One section per heading, nested by ', ['code', 'child_section_ids'], '; id ', ['code', '<path slug>:<heading id>'],
-    '; ', ['strong', 'has body'], ': content follows the heading before the next heading of its level or higher (the text itself is never returned).',
+    ' (slugs keep only a-z, 0-9 and -, so notes whose path or headings are in another script share ids such as ', ['code', 'zh-md:h2-heading-0001'],
+    ': an id names a section only together with its path); ', ['strong', 'has body'],
+    ': content follows the heading before the next heading of its level or higher (the text itself is never returned).',
   ],
   'metadata-facets': [
-    'Seven frontmatter keys as the contract returns them: project, tags, entity and the ids as slugs (a-z, 0-9, -; a value with none of these drops out), lists in frontmatter order with repeats kept; dates as text; ',
+    'Exactly these seven frontmatter keys, no others (so a note without them, e.g. a typical Obsidian note, has every facet null): ',
+    ['code', FACET_ORDER.join(', ')],
+    '; project, tags, entity and the ids as slugs (a-z, 0-9, -; a value with none of these drops out), lists in frontmatter order with repeats kept; dates as text; ',
     ['strong', 'inferred'], ' comes from the path.',
+  ],
+  path: [
+    'A tool or route takes one exact vault path, with ', ['code', '.md'],
+    ', and reads one note: this server lists and searches nothing, so paths come from the Hub (its own MCP tools list and search notes).',
   ],
 };
 
-/** Fills `node` with the route's legend, as text and text-only elements. */
+/** Fills `node` with the legend of a route (or of `path`), as text and text-only elements. */
 function drawLegend(node, route) {
   node.replaceChildren(...LEGENDS[route].map((piece) => (typeof piece === 'string' ? document.createTextNode(piece) : el(piece[0], null, piece[1]))));
   return node;
