@@ -7,6 +7,7 @@
  * /health, and by `npm run check-config`, which runs this same schema.
  */
 import * as z from 'zod/v4';
+import type { AssetsBinding } from './http/mcp-view';
 import type { RateLimitBinding } from './rate-limit';
 import { CARD_NAME_PATTERN } from './http/server-identity';
 
@@ -18,6 +19,7 @@ const CANISTER_TIMEOUT_MAX_MS = 30_000;
 const CANISTER_TIMEOUT_DEFAULT_MS = 5_000;
 const ENVIRONMENTS = ['local', 'staging', 'production'] as const;
 const BOOLEAN_TEXT = ['true', 'false'] as const;
+const SWITCH_TEXT = ['on', 'off'] as const;
 
 const optionalText = z
   .string()
@@ -108,6 +110,7 @@ export const EnvSchema = z.object({
     SCOOLING_SMOKE_TOKEN: optionalText,
     SERVER_CARD_NAME: optionalText.pipe(z.string().regex(CARD_NAME_PATTERN).optional()),
     SERVER_WEBSITE_URL: optionalText.pipe(z.url({ protocol: /^https$/ }).optional()),
+    MCP_APPS_VIEW: optionalText.pipe(z.enum(SWITCH_TEXT).default('on')),
 });
 
 /**
@@ -182,6 +185,7 @@ const PROBLEM_DETAIL: Partial<Record<ConfigVariable, Partial<Record<ConfigReason
   SCOOLING_SMOKE_ENABLED: { not_allowed: oneOf(BOOLEAN_TEXT) },
   SERVER_CARD_NAME: { invalid: 'must be a reverse-DNS namespace, /, a name (3 to 200 characters; e.g. com.example/knowtation-edge)' },
   SERVER_WEBSITE_URL: { not_a_url: 'must be an https URL' },
+  MCP_APPS_VIEW: { not_allowed: oneOf(SWITCH_TEXT) },
   RATE_LIMITER: {
     invalid: 'wrangler.toml [[ratelimits]] name = "RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
   },
@@ -229,6 +233,11 @@ export interface Config {
   rateLimiter: RateLimitBinding | null;
   /** Per-user limiter of MCP protocol traffic that reads nothing (initialize, tools/list, ping, ...); null likewise. */
   protocolRateLimiter: RateLimitBinding | null;
+  /**
+   * The MCP Apps view (src/http/mcp-view.ts): the static-assets binding that holds it, or null when
+   * MCP_APPS_VIEW=off or the Worker runs without its assets (bare Miniflare); then MCP is plain.
+   */
+  mcpAppsView: { assets: AssetsBinding } | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
@@ -311,6 +320,12 @@ function rateLimiterOf(env: object, name: (typeof RATE_LIMIT_BINDINGS)[number]):
     : null;
 }
 
+/** The ASSETS binding (wrangler.toml [assets]), or null. */
+function assetsOf(env: object): AssetsBinding | null {
+  const binding = (env as Record<string, unknown>).ASSETS as { fetch?: unknown } | null | undefined;
+  return binding != null && typeof binding === 'object' && typeof binding.fetch === 'function' ? (binding as AssetsBinding) : null;
+}
+
 /** An http: URL whose host is not loopback (a loopback host never leaves the machine, as for every OAuth identifier here). */
 function isPlainHttpOffLoopback(value: unknown): boolean {
   if (typeof value !== 'string') return false;
@@ -342,6 +357,7 @@ function parseConfig(env: object): ConfigResult {
     return { ok: false, problems: problems.length > 0 ? problems : [{ variable: 'ENVIRONMENT', reason: 'invalid' }] };
   }
   const e = parsed.data;
+  const assets = assetsOf(env);
   const primary = e.SESSION_SECRET ?? e.HUB_JWT_SECRET;
   const hmacSecrets = primary ? [primary] : [];
   if (primary && e.SESSION_SECRET_PREVIOUS && e.SESSION_SECRET_PREVIOUS !== primary) {
@@ -367,6 +383,7 @@ function parseConfig(env: object): ConfigResult {
       websiteUrl: e.SERVER_WEBSITE_URL,
       rateLimiter,
       protocolRateLimiter,
+      mcpAppsView: e.MCP_APPS_VIEW === 'on' && assets ? { assets } : null,
     },
   };
 }

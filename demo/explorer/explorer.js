@@ -1,11 +1,11 @@
 // Knowtation Edge explorer: picks a note and draws the four body-free payloads the Worker returns
 // for it (outline, document tree, sections, facets) as cards with collapsible trees, levels and ids.
+// The drawing itself is render.js, loaded before this script and shared with the MCP Apps view;
+// this script fetches, keeps and paces the requests and lays out the page.
 //
-// Every string that comes from a note (heading text, ids, titles, facet values, paths) is put into
-// the page with textContent, never parsed as HTML: heading text is untrusted data. Note-derived
-// text is bidi-isolated (dir="auto" or <bdi>), so a right-to-left heading or path segment never
-// reorders the text around it. The Worker is called cross-origin with the bearer token from
-// /session.json, exactly as the Hub frontend calls it.
+// Every string that comes from a note is put into the page with textContent, never parsed as HTML
+// (render.js). The Worker is called cross-origin with the bearer token from /session.json,
+// exactly as the Hub frontend calls it.
 //
 // Requests: the Worker allows each user 60 requests a minute in production (and under npm start).
 // The page spends them only on what it shows: a card is fetched only while it is open (which cards
@@ -19,11 +19,8 @@
 const ROUTES = ['note-outline', 'document-tree', 'section-source', 'metadata-facets'];
 const DEFAULT_OPEN = ['note-outline'];
 const OPEN_CARDS_KEY = 'knowtation-explorer.open-cards';
-const FACET_ORDER = ['project', 'tags', 'date', 'updated', 'causal_chain_id', 'entity', 'episode_id'];
 /** Answers kept in the page (a payload is at most about 1 MB; most are a few KB). */
 const CACHE_LIMIT = 500;
-/** The widest id column a card gives its ids, in characters; longer ids wrap inside it. */
-const ID_COLUMN_MAX_CHARS = 44;
 const PRODUCTION_LIMIT_TEXT = 'production allows 60 a minute per user';
 const LIFT_LIMIT_TEXT = 'npm start -- --env load';
 
@@ -47,42 +44,6 @@ let resumeTimer = 0;
 let tickTimer = 0;
 /** @type {Map<string, HTMLButtonElement>} path -> its button in the note list (only the shown ones). */
 let listButtons = new Map();
-
-/** Creates an element with a class and text content (never HTML). */
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
-/** Note-derived text in its own bidi context: its direction comes from its own first strong character. */
-function isolated(tag, className, text) {
-  const node = el(tag, className, text);
-  node.dir = 'auto';
-  return node;
-}
-
-/**
- * A vault path drawn left to right as the folder hierarchy it is: each folder and the file name's
- * stem isolated in a <bdi>, the extension after it, so a right-to-left name shows in its own
- * direction without reordering the path or moving `.md` to its other side. textContent is exactly
- * the path.
- */
-function pathNode(notePath, className, folderClass) {
-  const node = el('span', className);
-  node.dir = 'ltr';
-  const segments = notePath.split('/');
-  segments.forEach((segment, index) => {
-    const last = index === segments.length - 1;
-    const folder = !last && folderClass ? ` ${folderClass}` : '';
-    if (index > 0) node.append(el('span', `sep${folder}`, '/'));
-    const extension = last ? /^(.+)(\.[A-Za-z0-9]{1,10})$/s.exec(segment) : null;
-    if (extension) node.append(el('bdi', 'segment', extension[1]), el('span', 'ext', extension[2]));
-    else node.append(el('bdi', `segment${folder}`, segment));
-  });
-  return node;
-}
 
 function readOpenCards() {
   try {
@@ -115,125 +76,6 @@ function clock(ms) {
 function secondsLeft() {
   return Math.max(0, Math.ceil((pausedUntil - Date.now()) / 1000));
 }
-
-// ---------------------------------------------------------------------------------------------
-// Trees
-
-/** The row of one heading-like node: level badge, text, optional flag, id (ids align in a column). */
-function headingRow(level, text, id, flag) {
-  const row = el('span', 'row');
-  row.append(el('span', 'level', level === undefined ? '' : `H${level}`));
-  row.append(text === '' ? el('span', 'text empty', '(empty heading)') : isolated('span', 'text', text));
-  if (flag) row.append(flag);
-  row.append(id !== undefined && id !== '' ? el('code', 'id', `#${id}`) : el('span', 'id'));
-  return row;
-}
-
-/**
- * A collapsible tree: nodes are { row: Element, children: node[] }. A node with children becomes
- * <details open><summary>row</summary><ul>...</ul></details>; a leaf is just its row.
- */
-function drawTree(nodes) {
-  const list = el('ul');
-  for (const node of nodes) {
-    const item = el('li');
-    if (node.children.length > 0) {
-      const details = el('details');
-      details.open = true;
-      const summary = el('summary');
-      summary.append(node.row);
-      details.append(summary, drawTree(node.children));
-      item.append(details);
-    } else {
-      item.className = 'leaf';
-      item.append(node.row);
-    }
-    list.append(item);
-  }
-  return list;
-}
-
-/** Nests a flat, ordered heading list by level (a deeper heading belongs to the last shallower one). */
-function nestByLevel(headings) {
-  const roots = [];
-  const stack = [];
-  for (const heading of headings) {
-    const node = { level: heading.level, row: headingRow(heading.level, heading.text, heading.id), children: [] };
-    while (stack.length > 0 && stack[stack.length - 1].level >= heading.level) stack.pop();
-    (stack.length > 0 ? stack[stack.length - 1].children : roots).push(node);
-    stack.push(node);
-  }
-  return roots;
-}
-
-function outlineNodes(payload) {
-  return nestByLevel(payload.headings);
-}
-
-function documentTreeNodes(payload) {
-  const convert = (node) => ({ row: headingRow(node.level, node.text, node.id), children: node.children.map(convert) });
-  return payload.root.children.map(convert);
-}
-
-function sectionNodes(payload) {
-  const byId = new Map(payload.sections.map((section) => [section.section_id, section]));
-  const childIds = new Set(payload.sections.flatMap((section) => section.child_section_ids));
-  const seen = new Set();
-  const convert = (section) => {
-    seen.add(section.section_id);
-    const flag = el('span', section.body_available ? 'flag' : 'flag warn', section.body_available ? 'has body' : 'no body');
-    return {
-      row: headingRow(section.level, section.heading_text, section.section_id, flag),
-      children: section.child_section_ids
-        .map((id) => byId.get(id))
-        .filter((child) => child !== undefined && !seen.has(child.section_id))
-        .map(convert),
-    };
-  };
-  return payload.sections.filter((section) => !childIds.has(section.section_id)).map(convert);
-}
-
-/** The longest id a heading card shows, in characters (the id column's width). */
-function longestId(route, payload) {
-  let longest = 0;
-  const visit = (node) => {
-    longest = Math.max(longest, node.id.length + 1);
-    node.children.forEach(visit);
-  };
-  if (route === 'note-outline') for (const heading of payload.headings) longest = Math.max(longest, heading.id.length + 1);
-  if (route === 'document-tree') payload.root.children.forEach(visit);
-  if (route === 'section-source') for (const section of payload.sections) longest = Math.max(longest, section.section_id.length + 1);
-  return Math.min(longest, ID_COLUMN_MAX_CHARS);
-}
-
-/** The facets card: one row per key, every value of a list shown (repeats included), in order. */
-function drawFacets(payload) {
-  const table = el('div', 'facets');
-  const addRow = (group, key, value) => {
-    const row = el('div', 'facet-row');
-    row.append(el('span', 'group', group), el('span', 'key', key));
-    const values = el('span', 'values');
-    if (value === null) values.append(el('span', 'value null', 'null'));
-    else if (Array.isArray(value)) {
-      if (value.length === 0) values.append(el('span', 'value null', '[] (none)'));
-      for (const item of value) values.append(isolated('span', 'value chip', item));
-      if (value.length > 1) values.append(el('span', 'count muted small', `${value.length} values`));
-    } else values.append(isolated('span', 'value', value));
-    row.append(values);
-    table.append(row);
-  };
-  const keys = [...FACET_ORDER, ...Object.keys(payload.facets).filter((key) => !FACET_ORDER.includes(key))];
-  for (const key of keys) if (Object.prototype.hasOwnProperty.call(payload.facets, key)) addRow('facets', key, payload.facets[key]);
-  for (const [key, value] of Object.entries(payload.inferred)) addRow('inferred', key, value);
-  return table;
-}
-
-const DRAW = {
-  'note-outline': { nodes: outlineNodes, count: (p) => `${p.headings.length} heading${p.headings.length === 1 ? '' : 's'}` },
-  'document-tree': { nodes: documentTreeNodes, count: (p) => `${p.root.children.length} top-level node${p.root.children.length === 1 ? '' : 's'}` },
-  'section-source': { nodes: sectionNodes, count: (p) => `${p.sections.length} section${p.sections.length === 1 ? '' : 's'}` },
-  'metadata-facets': { count: (p) => `${FACET_ORDER.filter((key) => Object.prototype.hasOwnProperty.call(p.facets, key)).length} facets and ${Object.keys(p.inferred).length} inferred fields` },
-};
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -390,16 +232,7 @@ function drawCard(route) {
     status.textContent = result.status === 429 ? `HTTP 429 ${result.code}: ${rateLimitText()}` : `HTTP ${result.status} ${result.code}: ${result.message}`;
     return;
   }
-  const payload = result.payload;
-  status.textContent = `${DRAW[route].count(payload)}${payload.truncated ? ' · truncated by the contract' : ''}`;
-  if (route === 'metadata-facets') {
-    tree.append(drawFacets(payload));
-    return;
-  }
-  tree.style.setProperty('--id-chars', String(longestId(route, payload)));
-  const nodes = DRAW[route].nodes(payload);
-  if (nodes.length === 0) tree.append(el('p', 'muted small', 'no headings'));
-  else tree.append(drawTree(nodes));
+  status.textContent = drawPayload(route, result.payload, tree);
 }
 
 /** Shows one card of the current note: closed, from memory, waiting out a 429, or fetched now. */
@@ -545,6 +378,18 @@ function setAllOpen(open) {
   for (const details of document.querySelectorAll('.tree details')) details.open = open;
 }
 
+/** Opens every card and every level: a closed card is opened and fetched (one request each, none for a kept answer). */
+function expandAll() {
+  const closed = ROUTES.filter((route) => !openCards.has(route));
+  for (const route of closed) openCards.add(route);
+  if (closed.length > 0) saveOpenCards();
+  setAllOpen(true);
+  if (current === null || closed.length === 0) return;
+  for (const route of closed) void showCard(route);
+  drawTitle();
+  summarize();
+}
+
 function requestedPath() {
   return new URLSearchParams(location.hash.slice(1)).get('path');
 }
@@ -552,8 +397,10 @@ function requestedPath() {
 async function main() {
   for (const route of ROUTES) {
     cardState.set(route, { kind: 'closed' });
+    drawLegend(document.querySelector(`#panel-${route} .legend`), route);
     document.querySelector(`#panel-${route} .card-toggle`).addEventListener('click', () => toggleCard(route));
   }
+  drawLegend(document.getElementById('path-legend'), 'path');
   try {
     const response = await fetch('/session.json', { cache: 'no-store' });
     session = await response.json();
@@ -571,7 +418,7 @@ async function main() {
     const button = event.target instanceof Element ? event.target.closest('button[data-path]') : null;
     if (button) void selectNote(button.dataset.path);
   });
-  document.getElementById('expand-all').addEventListener('click', () => setAllOpen(true));
+  document.getElementById('expand-all').addEventListener('click', expandAll);
   document.getElementById('collapse-all').addEventListener('click', () => setAllOpen(false));
   // A #path= link opened in this tab (or typed into the address bar) selects and reveals its note.
   window.addEventListener('hashchange', () => {

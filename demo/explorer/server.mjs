@@ -1,9 +1,11 @@
 // @ts-check
 /**
  * The explorer page's own tiny static server, started by `npm start` on a loopback port next to
- * the Worker (never served by the Worker itself). It serves exactly four resources:
+ * the Worker (never served by the Worker itself). It serves exactly these resources:
  *
  *   GET /               index.html
+ *   GET /render.js      the structure renderer (shared with the MCP Apps view)
+ *   GET /render.css     the renderer's style (shared with the MCP Apps view)
  *   GET /explorer.js    the page script
  *   GET /explorer.css   the page style
  *   GET /session.json   { workerUrl, token, vaultLabel, notes: [paths] } for the page
@@ -27,6 +29,8 @@ const PAGE_DIR = path.dirname(fileURLToPath(import.meta.url));
 const STATIC_FILES = /** @type {const} */ ({
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/render.js': { file: 'render.js', type: 'text/javascript; charset=utf-8' },
+  '/render.css': { file: 'render.css', type: 'text/css; charset=utf-8' },
   '/explorer.js': { file: 'explorer.js', type: 'text/javascript; charset=utf-8' },
   '/explorer.css': { file: 'explorer.css', type: 'text/css; charset=utf-8' },
 });

@@ -592,7 +592,7 @@ export interface components {
                 valid: boolean;
                 problems: {
                     /** @enum {unknown} */
-                    variable: "CANISTER_URL" | "CANISTER_AUTH_SECRET" | "SESSION_SECRET" | "HUB_JWT_SECRET" | "SESSION_SECRET_PREVIOUS" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE" | "CORS_ORIGINS" | "CANISTER_TIMEOUT_MS" | "OAUTH_AUTHORIZATION_SERVER" | "PUBLIC_ORIGIN" | "LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE" | "ENVIRONMENT" | "SCOOLING_SMOKE_ENABLED" | "SCOOLING_SMOKE_TOKEN" | "SERVER_CARD_NAME" | "SERVER_WEBSITE_URL" | "RATE_LIMITER" | "PROTOCOL_RATE_LIMITER";
+                    variable: "CANISTER_URL" | "CANISTER_AUTH_SECRET" | "SESSION_SECRET" | "HUB_JWT_SECRET" | "SESSION_SECRET_PREVIOUS" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE" | "CORS_ORIGINS" | "CANISTER_TIMEOUT_MS" | "OAUTH_AUTHORIZATION_SERVER" | "PUBLIC_ORIGIN" | "LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE" | "ENVIRONMENT" | "SCOOLING_SMOKE_ENABLED" | "SCOOLING_SMOKE_TOKEN" | "SERVER_CARD_NAME" | "SERVER_WEBSITE_URL" | "MCP_APPS_VIEW" | "RATE_LIMITER" | "PROTOCOL_RATE_LIMITER";
                     /** @enum {unknown} */
                     reason: "missing" | "not_a_url" | "too_short" | "not_a_number" | "out_of_range" | "not_allowed" | "not_exact_origins" | "not_an_origin" | "not_an_issuer" | "not_https" | "no_verification_key" | "missing_binding" | "invalid";
                 }[];

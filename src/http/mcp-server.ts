@@ -30,6 +30,7 @@ import { readContract } from '../read-note';
 import { EMBED_MIN_CHARS, embedPayload, payloadStandIns, type PayloadStandIns } from './mcp-payload';
 import { UNKNOWN_TOOL_MESSAGE, withFixedErrorMessage } from './mcp-messages';
 import { serverInfo } from './server-identity';
+import { VIEW_EXTENSION_ID, VIEW_RESOURCE, VIEW_URI, declaresView, readViewHtml, viewReadResult, viewToolMeta } from './mcp-view';
 
 const INSTRUCTIONS =
   'Read-only, body-free structure of one note in the user\'s Knowtation vault. ' +
@@ -59,8 +60,8 @@ const INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** The tools a role may call, one per contract in the registry. */
-export function toolDefinitions(principal: Principal): Tool[] {
+/** The tools a role may call, one per contract in the registry; `withView` names the MCP Apps view in each (mcp-view.ts). */
+export function toolDefinitions(principal: Principal, withView = false): Tool[] {
   return CONTRACTS.filter((contract) => isToolAllowed(principal.role, contract.tool)).map((contract) => ({
     name: contract.tool,
     title: contract.title,
@@ -68,7 +69,13 @@ export function toolDefinitions(principal: Principal): Tool[] {
     inputSchema: INPUT_SCHEMA as unknown as Tool['inputSchema'],
     outputSchema: contract.outputSchema as unknown as Tool['outputSchema'],
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    ...(withView ? { _meta: viewToolMeta() } : {}),
   }));
+}
+
+/** With the view on, the server also serves resources and advertises the extension (SEP-2133, Negotiation). */
+function serverCapabilities(viewOn: boolean) {
+  return viewOn ? { tools: {}, resources: {}, extensions: { [VIEW_EXTENSION_ID]: {} } } : { tools: {} };
 }
 
 /** What one exchange (one POST, one JSON-RPC message) needs to know about itself. */
@@ -112,7 +119,7 @@ function rawToolArguments(rawMessage: unknown): unknown {
 class ExchangeServer extends Server {
   constructor(private readonly exchange: Exchange) {
     const { resource, config } = exchange.admitted;
-    super(serverInfo(resource.origin, config.websiteUrl), { capabilities: { tools: {} }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+    super(serverInfo(resource.origin, config.websiteUrl), { capabilities: serverCapabilities(config.mcpAppsView !== null), instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   }
 
   override async connect(transport: Transport): Promise<void> {
@@ -136,11 +143,30 @@ class ExchangeServer extends Server {
   }
 }
 
-function buildServer(exchange: Exchange): ExchangeServer {
+/**
+ * The MCP Apps view's two methods. The page is static: reading it spends only the protocol budget
+ * the gate already took, and never calls the canister.
+ */
+function serveView(server: ExchangeServer, view: NonNullable<AdmittedRequest['config']['mcpAppsView']>): void {
+  server.setRequestHandler('resources/list', () => ({ resources: [VIEW_RESOURCE] }));
+  server.setRequestHandler('resources/read', async ({ params }) => {
+    // The requested URI is never quoted back: any other URI is the fixed Invalid params.
+    if (params.uri !== VIEW_URI) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params');
+    const html = await readViewHtml(view.assets);
+    if (html === null) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
+    return viewReadResult(html);
+  });
+}
+
+function buildServer(exchange: Exchange, era: 'legacy' | 'modern'): ExchangeServer {
   const { admitted } = exchange;
   const { principal } = admitted;
+  const view = admitted.config.mcpAppsView;
   const server = new ExchangeServer(exchange);
-  server.setRequestHandler('tools/list', () => ({ tools: toolDefinitions(principal) }));
+  // A 2025-era request cannot say what its client declared at initialize (no session); a 2026-07-28 one says it itself.
+  const withView = view !== null && (era === 'legacy' || declaresView(exchange.rawMessage));
+  server.setRequestHandler('tools/list', () => ({ tools: toolDefinitions(principal, withView) }));
+  if (view !== null) serveView(server, view);
   server.setRequestHandler('tools/call', async ({ params }) => {
     const contract = contractForTool(params.name);
     // A tool outside the role's set is indistinguishable from one that does not exist.
@@ -177,10 +203,10 @@ function sdkHandler(era: 'legacy' | 'modern', exchange: Exchange): { fetch(reque
   const options = { parsedBody: exchange.rawMessage };
   if (era === 'modern') {
     // Strict: the era gate in front already decided this is 2026-07-28 traffic.
-    const handler = createMcpHandler(() => buildServer(exchange), { legacy: 'reject', keepAliveMs: 0 });
+    const handler = createMcpHandler(() => buildServer(exchange, era), { legacy: 'reject', keepAliveMs: 0 });
     return { fetch: (request) => handler.fetch(request, options), close: () => handler.close() };
   }
-  const server = buildServer(exchange);
+  const server = buildServer(exchange, era);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   return {
     fetch: async (request) => {

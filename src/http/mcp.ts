@@ -32,6 +32,8 @@ const KNOWN_METHODS = new Set([
   'server/discover',
   'tools/list',
   'tools/call',
+  'resources/list',
+  'resources/read',
 ]);
 
 /** A JSON-RPC error answer; `id` is the request's (answerIdOf) once the body was read, else null. */

@@ -645,6 +645,62 @@ describe.skipIf(!chromiumPresent)('a #path= link in a vault of thousands of note
     expect(await revealed(other)).toMatchObject({ current: 'true', visible: true });
     expect(await page.getAttribute(`#note-list button[data-path="${deep}"]`, 'aria-current')).toBe('false');
   });
+
+  it('the filter stays in view above a scrolled list of thousands', async () => {
+    const deep = bulkPath(2_900);
+    await page.goto(explorerLink(explorerUrl, deep));
+    await waitForNote(page, deep);
+    const box = await page.$eval('#notes', (nav) => {
+      const filter = document.getElementById('filter')!.getBoundingClientRect();
+      const count = document.getElementById('note-count')!.getBoundingClientRect();
+      const view = nav.getBoundingClientRect();
+      // The element drawn at the filter's centre is the filter itself, not a note button scrolled over it.
+      const onTop = document.elementFromPoint(filter.left + filter.width / 2, filter.top + filter.height / 2);
+      return { scrolled: nav.scrollTop, filterTop: filter.top, countBottom: count.bottom, viewTop: view.top, viewBottom: view.bottom, filterOnTop: onTop?.id === 'filter' };
+    });
+    expect(box.scrolled).toBeGreaterThan(1_000);
+    expect(box.filterTop).toBeGreaterThanOrEqual(box.viewTop);
+    expect(box.countBottom).toBeLessThanOrEqual(box.viewBottom);
+    expect(box.filterOnTop).toBe(true);
+    // Typing into it still filters the list.
+    await page.fill('#filter', '2899');
+    await expect.poll(() => page.locator('#note-list button').count()).toBe(1);
+    await page.fill('#filter', '');
+  });
+
+  it('Expand all opens and fetches every card of the note, one request each, and none once kept', async () => {
+    const notePath = bulkPath(7);
+    const fetched: string[] = [];
+    const onResponse = (response: { url(): string; request(): { method(): string } }) => {
+      if (response.url().startsWith(`${workerUrl}/api/`) && response.request().method() === 'GET') fetched.push(new URL(response.url()).pathname);
+    };
+    page.on('response', onResponse);
+    try {
+      await page.goto(explorerLink(explorerUrl, notePath));
+      await waitForNote(page, notePath);
+      // Only the outline card is open in a fresh browser.
+      expect(await page.locator('.card-toggle[aria-expanded="true"]').count()).toBe(1);
+      const before = fetched.length;
+      await page.click('#expand-all');
+      await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('status')?.textContent === '4 routes answered 200');
+      expect(await page.locator('.card-toggle[aria-expanded="true"]').count()).toBe(4);
+      expect(fetched.slice(before).sort()).toEqual(['/api/v1/document-tree', '/api/v1/metadata-facets', '/api/v1/section-source']);
+      expect(await page.locator('.tree details').evaluateAll((nodes) => nodes.every((node) => (node as HTMLDetailsElement).open))).toBe(true);
+      await page.click('#expand-all');
+      expect(fetched.length).toBe(before + 3);
+    } finally {
+      page.off('response', onResponse);
+    }
+  });
+
+  it('the legend says what the contract does for other scripts, which keys facets read, and where paths come from', async () => {
+    expect(await page.textContent('#panel-section-source .legend')).toMatch(/share ids such as zh-md:h2-heading-0001: an id names a section only together with its path/);
+    expect(await page.textContent('#panel-metadata-facets .legend')).toContain(
+      'Exactly these seven frontmatter keys, no others (so a note without them, e.g. a typical Obsidian note, has every facet null): project, tags, date, updated, causal_chain_id, entity, episode_id;',
+    );
+    expect(await page.textContent('#path-legend')).toMatch(/one exact vault path, with \.md, .*paths come from the Hub/);
+    expect(await page.locator('.legend code').count()).toBeGreaterThan(4);
+  });
 });
 
 /** Notes for the click-through: enough for 30 distinct ones. */

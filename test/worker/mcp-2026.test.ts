@@ -100,7 +100,7 @@ describe('MCP 2026-07-28, sessionless', () => {
 
   it('a method this endpoint does not serve is 404 -32601, and subscriptions/listen opens no stream', async () => {
     const { token } = await setup();
-    for (const method of ['resources/list', 'subscriptions/listen', 'initialize']) {
+    for (const method of ['prompts/list', 'subscriptions/listen', 'initialize']) {
       const res = await modern(method, {}, token);
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: 7 });
