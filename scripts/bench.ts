@@ -15,7 +15,7 @@
  *   scope comparison.
  * - Startup (scripts/lib/bench-startup.ts): `wrangler check startup` run 5 times (CPU of each
  *   profile = sampled time minus idle and program; median and range, at most 30 ms), the dry-run
- *   bundle's size (wrangler's Total Upload line, gzip at most 152 KiB; bytes by module group from
+ *   bundle's size (wrangler's Total Upload line, gzip at most 150 KiB; bytes by module group from
  *   its metafile), and the first request a fresh Worker serves against its warm median (REST at
  *   most 5 ms over, MCP tools/call on each era at most 40 ms over), over 5 fresh starts per kind.
  * - Fixed cost (scripts/lib/bench-fixed.ts): workerd CPU per request by kind (/health, 401, 400,
