@@ -9,7 +9,8 @@
  *                           `handler` the Worker's whole fetch handler, `mcpHandler` the same
  *                           read as an MCP tools/call (2025-11-25), `healthHandler` the whole
  *                           handler on GET /health (entry, routing, log and headers around a route
- *                           that does nothing), `floorCanister` the floor Worker's canister GET
+ *                           that does nothing), `restRoute` the REST route's handler alone (no
+ *                           entry, router, log or headers), `floorCanister` the floor Worker's canister GET
  *                           (fetch and json(), scripts/lib/bench-floor-worker.js)
  *
  * Both take the bench's bearer token, as a REST read does. workerd's clock stands still during
@@ -23,6 +24,7 @@ import { decodeWireFrontmatter, MAX_NOTE_HEADINGS, type ContractPayload, type Fr
 import type { StructureColumns } from '../../src/contracts/analysis/structure';
 import { buildContract, contractNamed, linearAnalyzer } from '../../src/contracts/registry';
 import { singlePathParam } from '../../src/http/query';
+import { restRoute } from '../../src/http/rest';
 import { finalizeResponse, payloadResponse } from '../../src/http/responses';
 import { writeLogLine, type LogFacts } from '../../src/log';
 import { takeRateLimit } from '../../src/rate-limit';
@@ -32,6 +34,7 @@ import { jsonRpcBody, MCP_ACCEPT, restTarget, toolCallParams } from './worker-ap
 import worker from '../../src/index';
 
 const CONTRACT = contractNamed('note_outline');
+const REST_ROUTE = restRoute(CONTRACT);
 
 interface PreparedNote {
   path: string;
@@ -96,6 +99,10 @@ export const PHASES: Record<string, Phase> = {
   log: ({ facts }) => writeLogLine('00000000-0000-4000-8000-000000000000', facts, Date.now()),
   // Not phases: the Worker's own fetch handler on the same read over REST and over MCP, in the same loop.
   handler: async ({ request }, _state, env) => (await worker.fetch(request, env as Record<string, unknown>)).arrayBuffer(),
+  restRoute: async ({ request }, { config }) => {
+    const handled = await REST_ROUTE({ request, config });
+    return handled.response.arrayBuffer();
+  },
   healthHandler: async ({ health }, _state, env) => (await worker.fetch(health, env as Record<string, unknown>)).arrayBuffer(),
   floorCanister: async ({ canisterUrl, canisterHeaders }) => (await fetch(canisterUrl, { headers: canisterHeaders })).json(),
   mcpHandler: async ({ path }, { authorization }, env) => {
