@@ -859,8 +859,10 @@ function summary(results: Results, options: BenchOptions, started: Date): string
   const labelWidth = Math.max(...checks.map((check) => check.label.length)) + 1;
   for (const check of checks) {
     const line = verdictLine(check, labelWidth);
-    if (line.length <= WIDTH) lines.push(line);
-    else text(line, ' '.repeat(7));
+    // A long line breaks after the column it keeps aligned; its tail wraps under the label.
+    const cut = line.length <= WIDTH ? line.length : line.lastIndexOf(' ', WIDTH);
+    lines.push(line.slice(0, cut));
+    if (cut < line.length) lines.push(...wrap(line.slice(cut + 1), WIDTH - 7).map((each) => `${' '.repeat(7)}${each}`));
   }
   lines.push('');
   const verdicts = checks.map(checkVerdict).filter((each) => each !== null);
