@@ -24,7 +24,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { figure, type Report } from './bench-report';
+import { figure, spreadOf, type Report, type Spread } from './bench-report';
 import {
   at,
   benchToken,
@@ -72,9 +72,9 @@ export interface FixedCostResult {
   cpuMeasured?: boolean;
   healthCpu?: number;
   /** 404 minus /health. */
-  restFixed?: number;
+  restFixed?: RoundedFigure;
   /** MCP tools/call minus REST 200 of the same note, per era. */
-  mcpOverRest?: { era: McpEra; ms: number }[];
+  mcpOverRest?: ({ era: McpEra } & RoundedFigure)[];
   /** 404 with the rate-limit bindings minus 404 without. */
   rateLimit?: number;
   /**
@@ -82,7 +82,15 @@ export interface FixedCostResult {
    * each net of the floor's no-op /health (an HTTP exchange alone), their ratio; our own /health net
    * of the same; MCP tools/call of the same notes over that REST read, per era.
    */
-  read?: { ours: number; floor: number; ratio: number; ourHealth: number; mcpOverRead: { era: McpEra; ms: number }[] };
+  read?: {
+    ours: number;
+    floor: number;
+    ratio: number;
+    /** The ratio's spread over the rounds, each round's ratio from that round's figures. */
+    ratioSpread: Spread;
+    ourHealth: number;
+    mcpOverRead: ({ era: McpEra } & RoundedFigure)[];
+  };
   /** The per-phase CPU of that REST read (bench-phases.ts), when measured. */
   phases?: PhaseResult;
   /** Which measure the figures above are: schedstat, else stat ticks. */
@@ -164,12 +172,20 @@ function kinds(token: string, smallChars: number, mediumChars: number, readPaths
   ];
 }
 
+/** A difference of CPU per request over all the rounds, and its spread from one round to the next. */
+export interface RoundedFigure {
+  ms: number;
+  spread: Spread;
+}
+
 interface Measured {
   kind: Kind;
   latencies: number[];
   /** Total workerd CPU ms over the kind's requests (0 without /proc): stat ticks, and schedstat. */
   cpuTotal: number;
   schedTotal: number;
+  /** Per round, CPU ms per request, on the measure the targets read (schedstat, else ticks). */
+  rounds: { cpu: number; sched: number }[];
   cpu: number;
   sched: number;
 }
@@ -230,7 +246,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       if (response.status !== kind.status || mcpError) throw new Error(`${kind.label}: status ${response.status} ${text.slice(0, 160)}`);
       return ms;
     };
-    measured = all.map((kind) => ({ kind, latencies: [], cpuTotal: 0, schedTotal: 0, cpu: NaN, sched: NaN }));
+    measured = all.map((kind) => ({ kind, latencies: [], cpuTotal: 0, schedTotal: 0, rounds: [], cpu: NaN, sched: NaN }));
     for (const kind of all) for (let index = 0; index < warmups; index++) await send(kind);
     for (let round = 0; round < rounds; round++) {
       for (let step = 0; step < all.length; step++) {
@@ -239,8 +255,11 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
         const schedBefore = await schedTime(workerd);
         for (let index = 0; index < perRound; index++) entry.latencies.push(await send(entry.kind));
         const schedAfter = await schedTime(workerd);
-        entry.cpuTotal += (await cpuMs(workerd)) - before;
-        entry.schedTotal += schedBefore && schedAfter ? schedAfter.runMs - schedBefore.runMs : NaN;
+        const cpu = (await cpuMs(workerd)) - before;
+        const sched = schedBefore && schedAfter ? schedAfter.runMs - schedBefore.runMs : NaN;
+        entry.cpuTotal += cpu;
+        entry.schedTotal += sched;
+        entry.rounds.push({ cpu: cpu / perRound, sched: sched / perRound });
       }
     }
     if (readPaths.length > 0 && workerd.length > 0) {
@@ -307,15 +326,35 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   }
   // The targets read schedstat where it was read (the same CPU time, unrounded), else the ticks.
   const judged = (a: KindKey, b: KindKey): number => (schedRead ? schedOf(a) - schedOf(b) : cpuOf(a) - cpuOf(b));
+  /** Round r of a kind on the judged measure; a round measures every kind once, close in time. */
+  const inRound = (key: KindKey, round: number): number => {
+    const figures = entryOf(key).rounds[round] as { cpu: number; sched: number };
+    return schedRead ? figures.sched : figures.cpu;
+  };
+  const roundIndexes = Array.from({ length: rounds }, (_, round) => round);
+  const rounded = (a: KindKey, b: KindKey): RoundedFigure => ({
+    ms: judged(a, b),
+    spread: spreadOf(roundIndexes.map((round) => inRound(a, round) - inRound(b, round))),
+  });
   result.measure = schedRead ? 'schedstat' : 'ticks';
-  result.restFixed = judged('missing', 'health');
-  result.mcpOverRest = MCP_ERAS.map((era) => ({ era, ms: judged(era, 'small') }));
+  result.restFixed = rounded('missing', 'health');
+  result.mcpOverRest = MCP_ERAS.map((era) => ({ era, ...rounded(era, 'small') }));
   result.rateLimit = judged('missingLimited', 'missing');
   const readsMeasured = options.readNotes.length > 0;
   if (readsMeasured) {
     const ours = judged('read', 'exchange');
     const floor = judged('floor', 'exchange');
-    result.read = { ours, floor, ratio: ours / floor, ourHealth: judged('health', 'exchange'), mcpOverRead: MCP_ERAS.map((era) => ({ era, ms: judged(`read ${era}`, 'read') })) };
+    const ratioSpread = spreadOf(
+      roundIndexes.map((round) => (inRound('read', round) - inRound('exchange', round)) / (inRound('floor', round) - inRound('exchange', round))),
+    );
+    result.read = {
+      ours,
+      floor,
+      ratio: ours / floor,
+      ratioSpread,
+      ourHealth: judged('health', 'exchange'),
+      mcpOverRead: MCP_ERAS.map((era) => ({ era, ...rounded(`read ${era}`, 'read') })),
+    };
   }
   const mark = (value: number, bound: number | undefined): string => (!quick && bound !== undefined && value > bound ? '!' : '');
   const difference = (a: KindKey, b: KindKey, bound?: number): string[] => {

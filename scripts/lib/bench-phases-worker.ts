@@ -7,7 +7,11 @@
  *   GET /prepare            reads every note once (BENCH_NOTE_PATHS) and keeps what each phase needs
  *   GET /phase/<name>       runs <name> once per note, in note order; `none` runs an empty loop,
  *                           `handler` the Worker's whole fetch handler, `mcpHandler` the same
- *                           read as an MCP tools/call (2025-11-25)
+ *                           read as an MCP tools/call (2025-11-25), `healthHandler` the whole
+ *                           handler on GET /health (entry, routing, log and headers around a route
+ *                           that does nothing), `restRoute` the REST route's handler alone (no
+ *                           entry, router, log or headers), `floorCanister` the floor Worker's canister GET
+ *                           (fetch and json(), scripts/lib/bench-floor-worker.js)
  *
  * Both take the bench's bearer token, as a REST read does. workerd's clock stands still during
  * computation, so the bench reads the CPU from /proc around each request.
@@ -20,18 +24,25 @@ import { decodeWireFrontmatter, MAX_NOTE_HEADINGS, type ContractPayload, type Fr
 import type { StructureColumns } from '../../src/contracts/analysis/structure';
 import { buildContract, contractNamed, linearAnalyzer } from '../../src/contracts/registry';
 import { singlePathParam } from '../../src/http/query';
+import { restRoute } from '../../src/http/rest';
 import { finalizeResponse, payloadResponse } from '../../src/http/responses';
 import { writeLogLine, type LogFacts } from '../../src/log';
 import { takeRateLimit } from '../../src/rate-limit';
-import { readNoteFromCanister } from '../../src/vault/canister';
+import { canisterNoteUrl, readNoteFromCanister } from '../../src/vault/canister';
 import { isInScope, isOutsideScopeUnread, normalizeVaultPath, resolveVault } from '../../src/vault/path';
 import { jsonRpcBody, MCP_ACCEPT, restTarget, toolCallParams } from './worker-api';
 import worker from '../../src/index';
 
 const CONTRACT = contractNamed('note_outline');
+const REST_ROUTE = restRoute(CONTRACT);
 
 interface PreparedNote {
   path: string;
+  /** The canister URL and headers of its read, as src/vault/canister.ts sends them. */
+  canisterUrl: string;
+  canisterHeaders: Headers;
+  /** GET /health on the same origin, with the same token. */
+  health: Request;
   /** The REST request that reads it (its URL and headers), as the bench client sends it. */
   request: Request;
   wireFrontmatter: unknown;
@@ -88,6 +99,12 @@ export const PHASES: Record<string, Phase> = {
   log: ({ facts }) => writeLogLine('00000000-0000-4000-8000-000000000000', facts, Date.now()),
   // Not phases: the Worker's own fetch handler on the same read over REST and over MCP, in the same loop.
   handler: async ({ request }, _state, env) => (await worker.fetch(request, env as Record<string, unknown>)).arrayBuffer(),
+  restRoute: async ({ request }, { config }) => {
+    const handled = await REST_ROUTE({ request, config });
+    return handled.response.arrayBuffer();
+  },
+  healthHandler: async ({ health }, _state, env) => (await worker.fetch(health, env as Record<string, unknown>)).arrayBuffer(),
+  floorCanister: async ({ canisterUrl, canisterHeaders }) => (await fetch(canisterUrl, { headers: canisterHeaders })).json(),
   mcpHandler: async ({ path }, { authorization }, env) => {
     const call = new Request(`${MCP_ORIGIN}/mcp`, {
       method: 'POST',
@@ -119,6 +136,9 @@ async function prepare(request: Request, env: Record<string, unknown>): Promise<
     const headers = { authorization };
     state.notes.push({
       path,
+      canisterUrl: canisterNoteUrl(config, path),
+      canisterHeaders: new Headers({ Accept: 'application/json', 'X-Vault-Id': vault.value, 'X-User-Id': principal.canisterUserId, 'X-Actor-Id': principal.sub, 'X-Gateway-Auth': config.canisterAuthSecret ?? '' }),
+      health: new Request(new URL('/health', origin), { headers }),
       request: new Request(new URL(restTarget(CONTRACT, path), origin), { headers }),
       wireFrontmatter,
       frontmatter,

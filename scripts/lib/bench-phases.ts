@@ -49,6 +49,11 @@ export interface PhaseResult {
   /** The Worker's whole fetch handler on the same reads, in the same kind of loop: over REST, over MCP. */
   handler: number;
   mcpHandler: number;
+  /** The whole handler on GET /health, and the floor Worker's canister GET, in the same loop. */
+  healthHandler: number;
+  floorCanister: number;
+  /** The REST route's handler alone on the same reads. */
+  restRoute: number;
 }
 
 /** Measures every phase over `rounds` rounds (each round starting at the next phase); null without schedstat. */
@@ -59,7 +64,7 @@ export async function measurePhases(base: URL, authorization: string, workerd: n
     if (response.status !== 200) throw new Error(`phase Worker ${target}: ${response.status} ${text.slice(0, 160)}`);
   };
   await get('/prepare');
-  const names = ['none', ...PHASE_ROWS.map((row) => row.phase), 'handler', 'mcpHandler'];
+  const names = ['none', ...PHASE_ROWS.map((row) => row.phase), 'handler', 'mcpHandler', 'restRoute', 'healthHandler', 'floorCanister'];
   // One unmeasured pass of each, so every phase's code is compiled before it is timed.
   for (const name of names) await get(`/phase/${name}`);
   const totals = new Map(names.map((name) => [name, 0]));
@@ -75,7 +80,15 @@ export async function measurePhases(base: URL, authorization: string, workerd: n
   }
   const perRead = (name: string): number => ((totals.get(name) as number) - (totals.get('none') as number)) / (rounds * notes);
   const phases = PHASE_ROWS.map((row) => ({ phase: row.phase, ms: perRead(row.phase) }));
-  return { phases, sum: phases.reduce((sum, each) => sum + each.ms, 0), handler: perRead('handler'), mcpHandler: perRead('mcpHandler') };
+  return {
+    phases,
+    sum: phases.reduce((sum, each) => sum + each.ms, 0),
+    handler: perRead('handler'),
+    mcpHandler: perRead('mcpHandler'),
+    healthHandler: perRead('healthHandler'),
+    floorCanister: perRead('floorCanister'),
+    restRoute: perRead('restRoute'),
+  };
 }
 
 /** The breakdown's table, each phase beside the whole read it is part of (our read net of a no-op exchange). */
@@ -91,6 +104,9 @@ export function reportPhases(report: Report, result: PhaseResult, wholeRead: num
       ['sum of the phases', figure(result.sum, 3), share(result.sum), ''],
       ['whole handler, same loop', figure(result.handler, 3), share(result.handler), "index.ts's fetch on the same requests"],
       ['MCP handler, same loop', figure(result.mcpHandler, 3), share(result.mcpHandler), 'the same reads as tools/call (2025-11-25)'],
+      ['REST route alone', figure(result.restRoute, 3), share(result.restRoute), "http/rest.ts's handler: no router, log or headers"],
+      ['GET /health handler', figure(result.healthHandler, 3), share(result.healthHandler), 'entry, routing, log, headers around a no-op route'],
+      ["the floor's canister GET", figure(result.floorCanister, 3), share(result.floorCanister), 'fetch and json(), as bench-floor-worker.js reads'],
       ['our read (read - no-op)', figure(wholeRead, 3), '100%', 'the REST read row above, a request each'],
     ],
   );

@@ -1,9 +1,8 @@
 /**
  * How the bench prints (scripts/bench.ts only): every line fits a terminal of WIDTH columns,
  * tables shrink their first column to fit (abbreviating its names), prose is wrapped, and the
- * report is buffered so that the summary of the targets comes first and the detail after.
- * A target reads met or missed, with its margin, only from a full run; a --quick run reads
- * "indicative".
+ * report is buffered so that the summary of the targets comes first and the detail after (or
+ * alone). Every target reads PASS, FAIL or NOISY with its margin, from a full or a --quick run.
  */
 
 /** The widest line the bench prints. */
@@ -119,14 +118,67 @@ export function figure(value: number, digits: number): string {
   return Math.abs(value) >= 1000 ? value.toFixed(0) : value.toFixed(digits);
 }
 
+/** A target's verdict: PASS and FAIL are clear of the bound, NOISY straddles it. */
+export type Verdict = 'PASS' | 'FAIL' | 'NOISY';
+
+/** The run's own spread of one figure: the range its samples leave it in. */
+export interface Spread {
+  low: number;
+  high: number;
+}
+
+/** A bound on a figure: 'max', at most `bound`; 'min', at least. */
+export interface Bound {
+  bound: number;
+  kind: 'max' | 'min';
+}
+
+/** The `q` quantile of sorted values, linearly interpolated. */
+function quantile(sorted: number[], q: number): number {
+  const at = (sorted.length - 1) * q;
+  const below = sorted[Math.floor(at)] as number;
+  const above = sorted[Math.ceil(at)] as number;
+  return below + (above - below) * (at - Math.floor(at));
+}
+
+/**
+ * The spread of samples: min to max up to SPREAD_IQR_FROM samples (each repetition counts), the
+ * interquartile range from there on (one outlier in many samples does not widen it).
+ */
+export const SPREAD_IQR_FROM = 5;
+export function spreadOf(samples: number[]): Spread {
+  const sorted = samples.filter((sample) => !Number.isNaN(sample)).sort((a, b) => a - b);
+  if (sorted.length === 0) return { low: NaN, high: NaN };
+  if (sorted.length < SPREAD_IQR_FROM) return { low: sorted[0] as number, high: sorted[sorted.length - 1] as number };
+  return { low: quantile(sorted, 0.25), high: quantile(sorted, 0.75) };
+}
+
+/** The verdict of a spread against a bound: PASS when all of it meets the bound, FAIL when none does. */
+export function judgeSpread(target: Bound, spread: Spread): Verdict {
+  const meets = (value: number): boolean => (target.kind === 'max' ? value <= target.bound : value >= target.bound);
+  if (Number.isNaN(spread.low) || Number.isNaN(spread.high)) return 'FAIL';
+  const [worst, best] = target.kind === 'max' ? [spread.high, spread.low] : [spread.low, spread.high];
+  if (meets(worst)) return 'PASS';
+  return meets(best) ? 'NOISY' : 'FAIL';
+}
+
+/** The verdict rule: a target and the samples of one figure give PASS, FAIL or NOISY (spreadOf). */
+export function judge(target: Bound, samples: number[]): Verdict {
+  return judgeSpread(target, spreadOf(samples));
+}
+
 /** One target: a bound on a figure, and the figures of the rows it applies to. */
-export interface TargetCheck {
+export interface TargetCheck extends Bound {
   /** What is bounded, with the bound: "pathological rows at 100 KB, at most 10 ms". */
   label: string;
-  bound: number;
-  /** 'max': each value at most the bound; 'min': at least. */
-  kind: 'max' | 'min';
   values: number[];
+  /**
+   * Per value, the run's own spread (its repetitions), when it has one. A value without one is
+   * judged on itself.
+   */
+  spreads?: (Spread | undefined)[];
+  /** Size, allocations, bytes: the same on any machine, so judged on the value alone, never NOISY. */
+  deterministic?: boolean;
   /** Unit printed after the worst value ("ms", "MB/s", "B/char", "x" or ""). */
   unit: string;
   digits: number;
@@ -134,14 +186,27 @@ export interface TargetCheck {
   skipped?: string;
 }
 
+/** The verdict of a target over its rows: FAIL if a row fails, else NOISY if a row is, else PASS; null when not measured. */
+export function checkVerdict(check: TargetCheck): Verdict | null {
+  if (check.skipped !== undefined || check.values.length === 0) return null;
+  const verdicts = check.values.map((value, index) => {
+    const spread = check.deterministic ? undefined : check.spreads?.[index];
+    return judgeSpread(check, spread ?? { low: value, high: value });
+  });
+  return verdicts.includes('FAIL') ? 'FAIL' : verdicts.includes('NOISY') ? 'NOISY' : 'PASS';
+}
+
 /**
- * The verdict of one target, e.g. "met, worst 3.25 ms (3.08x margin)" or "MISSED, worst 12.10 ms
- * (1.21x over, 3/142 rows)". An indicative run (--quick) gives no verdict: "indicative, worst
- * 3.25 ms (3.08x margin)".
+ * A target's line: "PASS   label: worst 3.25 ms (3.08x margin)", "FAIL   label: worst 12.10 ms
+ * (1.21x over, 1/2 rows)", "NOISY  label: 1.48x (1.31x to 1.62x in this run)", "-      label:
+ * not measured (...)". The margin is the worst value's against the bound.
  */
-export function verdict(check: TargetCheck, indicative: boolean): string {
-  if (check.skipped !== undefined || check.values.length === 0) return `not measured${check.skipped ? ` (${check.skipped})` : ''}`;
-  const worst = check.kind === 'max' ? Math.max(...check.values) : Math.min(...check.values);
+export function verdictLine(check: TargetCheck, labelWidth = 0): string {
+  const head = (word: string): string => `${word.padEnd(6)} ${`${check.label}:`.padEnd(labelWidth)} `;
+  const word = checkVerdict(check);
+  if (word === null) return `${head('-')}not measured${check.skipped ? ` (${check.skipped})` : ''}`;
+  const worstAt = check.values.reduce((best, value, index) => ((check.kind === 'max' ? value > (check.values[best] as number) : value < (check.values[best] as number)) ? index : best), 0);
+  const worst = check.values[worstAt] as number;
   const misses = check.values.filter((value) => (check.kind === 'max' ? value > check.bound : value < check.bound)).length;
   const factor = check.kind === 'max' ? check.bound / worst : worst / check.bound;
   const unit = check.unit === '' || check.unit === 'x' ? check.unit : ` ${check.unit}`;
@@ -150,8 +215,9 @@ export function verdict(check: TargetCheck, indicative: boolean): string {
   // A difference can read zero or below (noise around a tiny cost): no ratio to quote then.
   const margin = factor > 0 && Number.isFinite(factor) ? `${factor.toFixed(2)}x margin` : 'at or under zero';
   const detail = misses === 0 ? margin : `${(1 / factor).toFixed(2)}x ${check.kind === 'max' ? 'over' : 'under'}${rows}`;
-  const word = indicative ? 'indicative' : misses === 0 ? 'met' : 'MISSED';
-  return `${word}, ${worstText} (${detail})`;
+  const spread = check.spreads?.[worstAt];
+  const range = word === 'NOISY' && spread ? `; ${figure(spread.low, check.digits)} to ${figure(spread.high, check.digits)}${unit} in this run` : '';
+  return `${head(word)}${worstText} (${detail}${range})`;
 }
 
 /**

@@ -15,7 +15,7 @@
  * it gets exactly the payload the contract's builder gives (same bytes).
  * Pure: no I/O, no env, no clock.
  */
-import { Validator, type Schema } from '@cfworker/json-schema';
+import { conformsTo } from './output-conformance';
 import { ContractError } from './errors';
 import { analyzeNoteColumns } from './analysis/analyze';
 import { MAX_NOTE_HEADINGS, columnsOf, type NoteStructure, type StructureColumns } from './analysis/structure';
@@ -188,9 +188,6 @@ export function contractForTool(tool: string): ContractSpec | undefined {
   return BY_TOOL.get(tool);
 }
 
-/** Built on first use, so an isolate that never validates a payload never compiles a schema. */
-const outputValidators = new Map<ContractSpec, Validator>();
-
 /**
  * True when `payload` names a contract by its `schema` id and validates
  * against that contract's output JSON schema (closed objects: no key the
@@ -199,13 +196,7 @@ const outputValidators = new Map<ContractSpec, Validator>();
 export function conformsToOutputSchema(payload: unknown): boolean {
   const schemaId = payload !== null && typeof payload === 'object' ? (payload as { schema?: unknown }).schema : undefined;
   const spec = typeof schemaId === 'string' ? BY_SCHEMA_ID.get(schemaId) : undefined;
-  if (spec === undefined) return false;
-  let validator = outputValidators.get(spec);
-  if (validator === undefined) {
-    validator = new Validator(spec.outputSchema as Schema, '2020-12', false);
-    outputValidators.set(spec, validator);
-  }
-  return validator.validate(payload).valid;
+  return spec !== undefined && conformsTo(spec.outputSchema as Record<string, unknown>, payload);
 }
 
 /** The request path's analyzer: the linear analysis, heading texts computed for the headings answered. */

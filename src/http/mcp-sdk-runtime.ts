@@ -1,11 +1,11 @@
 /**
  * The MCP SDK's runtime module for this Worker: wrangler.toml (and the worker
  * test project) alias `@modelcontextprotocol/server/_shims` to this file.
- * Invariant: this server never validates a JSON Schema (it uses the SDK's
- * low-level Server, declares its tools' schemas as JSON Schema and sends no
- * elicitation), so the validator the SDK constructs refuses every schema
- * instead of shipping the SDK's own (which carries a second copy of
- * @cfworker/json-schema: about 6 KiB of the gzip bundle);
+ * Invariant: the SDK never validates a JSON Schema here (this server uses the
+ * SDK's low-level Server, declares its tools' schemas as JSON Schema and sends
+ * no elicitation), so the validator the SDK constructs refuses every schema
+ * instead of shipping the SDK's own (which carries @cfworker/json-schema:
+ * about 6 KiB of the gzip bundle);
  * and nothing runs at load: the SDK's own workerd module calls preloadSchemas(),
  * which builds both eras' wire schemas; here each era's are built when it is
  * first served (src/http/mcp.ts imports the SDK on the first MCP message).
