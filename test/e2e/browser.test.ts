@@ -33,6 +33,15 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+/**
+ * Closes a page once its fetches have ended: a page closed while the Worker still writes an answer
+ * makes workerd log a broken pipe, which would read as an error in a passing run.
+ */
+async function closeWhenIdle(page: Page | undefined): Promise<void> {
+  if (!page) return;
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+  await page.close().catch(() => {});
+}
 const SCREENSHOT_PATH = '/tmp/knowtation-edge-e2e-section-source.png';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Screenshots of the explorer page; test-results/ is gitignored. */
@@ -93,7 +102,7 @@ describe.skipIf(!chromiumPresent)('headless Chromium against the Worker', () => 
   });
 
   afterAll(async () => {
-    for (const page of openPages) await page.close().catch(() => {});
+    for (const page of openPages) await closeWhenIdle(page);
     await browser?.close();
   });
 
@@ -271,7 +280,7 @@ describe.skipIf(!chromiumPresent)('the explorer page of npm start, in headless C
   });
 
   afterAll(async () => {
-    await page?.close().catch(() => {});
+    await closeWhenIdle(page);
     await browser?.close();
   });
 
@@ -520,7 +529,7 @@ describe.skipIf(!chromiumPresent)('the explorer on notes in right-to-left and CJ
   });
 
   afterAll(async () => {
-    await page?.close().catch(() => {});
+    await closeWhenIdle(page);
     await browser?.close();
   });
 
@@ -606,7 +615,7 @@ describe.skipIf(!chromiumPresent)('a #path= link in a vault of thousands of note
   });
 
   afterAll(async () => {
-    await page?.close().catch(() => {});
+    await closeWhenIdle(page);
     await browser?.close();
   });
 
@@ -749,7 +758,7 @@ describe.skipIf(!chromiumPresent)('the explorer under the production rate limit,
   }, 180_000);
 
   afterAll(async () => {
-    await page?.close().catch(() => {});
+    await closeWhenIdle(page);
     await browser?.close();
     await explorer?.close();
     await worker?.dispose();
