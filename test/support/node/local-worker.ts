@@ -20,6 +20,26 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * workerd's report that a client closed its connection before an answer was fully written (a test's
+ * browser or SDK client hanging up): the peer's doing, not the Worker's. Only this exact line is
+ * dropped; every other workerd or wrangler error still prints.
+ */
+export const CLIENT_HUNG_UP = /kj::getCaughtExceptionAsKj\(\) = kj\/async-io-unix\.c\+\+:\d+: disconnected: ::write\(fd, buffer\.begin\(\), buffer\.size\(\)\): Broken pipe/;
+
+let hangUpFilterInstalled = false;
+
+/** Drops CLIENT_HUNG_UP reports from wrangler's error output in this process, once. */
+function dropClientHangUps(): void {
+  if (hangUpFilterInstalled) return;
+  hangUpFilterInstalled = true;
+  const error = console.error.bind(console);
+  console.error = (...args: unknown[]) => {
+    if (args.some((arg) => typeof arg === 'string' && CLIENT_HUNG_UP.test(arg))) return;
+    error(...args);
+  };
+}
+
 export type WranglerWorker = Awaited<ReturnType<(typeof import('wrangler'))['unstable_startWorker']>>;
 
 export interface LocalWorkerOptions {
@@ -35,6 +55,7 @@ export async function startLocalWorker({ port, env, vars, secrets }: LocalWorker
   // Offline and silent: no metrics, no Request.cf lookup at workers.cloudflare.com.
   process.env.WRANGLER_SEND_METRICS = 'false';
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
+  dropClientHangUps();
   const { unstable_startWorker } = await import('wrangler');
   const worker = await unstable_startWorker({
     config: path.join(repoRoot, 'wrangler.toml'),
