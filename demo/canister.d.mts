@@ -17,7 +17,9 @@ export type CanisterFault =
   /** The valid note JSON in `chunks` pieces, one every `intervalMs`. */
   | { kind: 'drip'; chunks: number; intervalMs: number }
   /** 200, a valid note JSON whose body string is `bytes` characters, streamed (chunked unless declareLength). */
-  | { kind: 'huge'; bytes: number; declareLength?: boolean };
+  | { kind: 'huge'; bytes: number; declareLength?: boolean }
+  /** 200, a valid note JSON whose body string is `bytes` characters, gzip-compressed (Content-Encoding: gzip, the compressed Content-Length). */
+  | { kind: 'gzip'; bytes: number };
 
 /** A note for POST /__control/notes. */
 export interface SeedNote {

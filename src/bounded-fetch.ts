@@ -5,7 +5,7 @@
  * followed; a non-2xx answer's body is never read. It never throws: every
  * outcome is a value, with the status whenever one arrived.
  */
-import { TooLarge, declaresMoreThan, readBoundedBytes } from './bounded-read';
+import { TooLarge, readBodyWithin } from './bounded-read';
 
 export interface FetchBounds {
   deadlineMs: number;
@@ -32,14 +32,7 @@ export async function boundedGet(url: string, headers: HeadersInit, bounds: Fetc
       await response.body?.cancel().catch(() => {});
       return { ok: false, status, failure: 'status' };
     }
-    if (declaresMoreThan(response.headers, bounds.maxBytes)) {
-      await response.body?.cancel().catch(() => {});
-      return { ok: false, status, failure: 'too_large' };
-    }
-    // Cancelling the body on abort makes a pending read settle, so a dripping answer cannot outlive the deadline.
-    const onAbort = () => void response.body?.cancel().catch(() => {});
-    controller.signal.addEventListener('abort', onAbort, { once: true });
-    const bytes = await readBoundedBytes(response.body, bounds.maxBytes);
+    const bytes = await readBodyWithin(response, bounds.maxBytes);
     if (controller.signal.aborted) return { ok: false, status, failure: 'timeout' };
     return { ok: true, status, bytes };
   } catch (error) {

@@ -30,8 +30,33 @@ export async function readBoundedBytes(stream: ReadableStream<Uint8Array> | null
   return bytes;
 }
 
+/**
+ * A message body (a canister answer, an MCP request) read into memory up to maxBytes: refused at
+ * once when its declared length is over the cap, read whole when declaresIdentityWithin, else read
+ * through readBoundedBytes. Rejects with TooLarge past the cap.
+ */
+export async function readBodyWithin(message: Request | Response, maxBytes: number): Promise<Uint8Array> {
+  if (declaresMoreThan(message.headers, maxBytes)) {
+    await message.body?.cancel().catch(() => {});
+    throw new TooLarge();
+  }
+  if (declaresIdentityWithin(message.headers, maxBytes)) return new Uint8Array(await message.arrayBuffer());
+  return readBoundedBytes(message.body, maxBytes);
+}
+
 /** A declared Content-Length already over the cap. */
 export function declaresMoreThan(headers: Headers, maxBytes: number): boolean {
   const declared = Number(headers.get('content-length'));
   return Number.isFinite(declared) && declared > maxBytes;
+}
+
+/**
+ * A declared Content-Length within the cap on a body sent as it is (no Content-Encoding, which
+ * the runtime would decode to more bytes than declared): such a body cannot grow past the cap, so
+ * it may be read whole.
+ */
+export function declaresIdentityWithin(headers: Headers, maxBytes: number): boolean {
+  const declared = headers.get('content-length');
+  const encoding = headers.get('content-encoding');
+  return declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= maxBytes && (encoding === null || encoding.trim().toLowerCase() === 'identity');
 }

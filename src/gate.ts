@@ -26,6 +26,8 @@ export type Asking<Asked, Refusal> = { ok: true; asked: Asked; budget: RateBudge
 
 export interface GateSpec<Asked, Refusal> {
   request: Request;
+  /** The request's URL, parsed once (RouteContext.url). */
+  url: URL;
   config: Config | null;
   /** The protected resource the request addresses. */
   resourcePath: ResourcePath;
@@ -62,7 +64,7 @@ export async function gate<Asked, Refusal>(spec: GateSpec<Asked, Refusal>): Prom
   const refused = (refusal: GateRefusal<Asked, Refusal>): GateOutcome<Asked, Refusal> => ({ admitted: false, refusal });
   const { config } = spec;
   if (!config) return refused({ step: 'configuration', error: { kind: 'Misconfigured' }, resource: null });
-  const resource = protectedResource(spec.request, config, spec.resourcePath);
+  const resource = protectedResource(spec.url, config, spec.resourcePath);
 
   const authentication = await authenticate(spec.authorization, config, resource, Math.floor(Date.now() / 1000));
   if (!authentication.ok) return refused({ step: 'authenticate', error: authentication.error, resource, reason: authentication.reason });

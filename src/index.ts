@@ -11,7 +11,7 @@ import { errorResponse, finalizeResponse, preflightResponse } from './http/respo
 import { writeLogLine, type Handled, type LogFacts } from './log';
 import { warmUpRequestPath } from './warm-up';
 
-const router = buildRouter();
+const dispatch = buildRouter();
 warmUpRequestPath();
 /** Eight of the longest variable names still keep the line under MAX_LOG_LINE_BYTES. */
 const MAX_LOGGED_CONFIG_NAMES = 8;
@@ -26,13 +26,14 @@ export default {
     const configFacts: LogFacts = loaded.ok ? {} : { config: loaded.problems.slice(0, MAX_LOGGED_CONFIG_NAMES).map((problem) => problem.variable) };
     let handled: Handled;
     try {
+      const url = new URL(request.url);
       handled =
         request.method === 'OPTIONS'
           ? {
-              response: isPublicDocumentPath(new URL(request.url).pathname) ? publicPreflightResponse() : preflightResponse(request, config),
+              response: isPublicDocumentPath(url.pathname) ? publicPreflightResponse() : preflightResponse(request, config),
               facts: { op: 'preflight' },
             }
-          : await router.fetch(request, { request, config, env });
+          : await dispatch({ request, url, config, env });
     } catch {
       handled = { response: errorResponse(500, 'INTERNAL_ERROR', 'Runtime failure'), facts: { outcome: 'INTERNAL_ERROR' } };
     }

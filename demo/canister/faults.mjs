@@ -2,8 +2,9 @@
 /**
  * Fault injection (control API only): checking a fault sent to POST /__control/faults, and making an
  * authenticated note request misbehave as it says (a status, a text, a hang, a reset, a drip, a huge
- * streamed note).
+ * streamed note, a gzip-compressed one).
  */
+import { gzipSync } from 'node:zlib';
 import { JSON_TYPE, noteDocument, send } from './http.mjs';
 import { isIntIn, isOptionalString, isPlainObject } from './values.mjs';
 
@@ -19,7 +20,8 @@ import { isIntIn, isOptionalString, isPlainObject } from './values.mjs';
  *   | { kind: 'reset' }
  *   | { kind: 'reset-mid-body' }
  *   | { kind: 'drip', chunks: number, intervalMs: number }
- *   | { kind: 'huge', bytes: number, declareLength?: boolean }} CanisterFault
+ *   | { kind: 'huge', bytes: number, declareLength?: boolean }
+ *   | { kind: 'gzip', bytes: number }} CanisterFault
  *
  * @typedef {{ ok: true, fault: CanisterFault | null } | { ok: false, error: string }} FaultCheck
  *
@@ -32,6 +34,8 @@ import { isIntIn, isOptionalString, isPlainObject } from './values.mjs';
  */
 
 const MAX_HUGE_BYTES = 1024 * 1024 * 1024;
+/** The gzip fault builds its document in memory before compressing it. */
+const MAX_GZIP_BYTES = 64 * 1024 * 1024;
 const MAX_DRIP_CHUNKS = 100_000;
 const MAX_DRIP_INTERVAL_MS = 600_000;
 const HUGE_CHUNK_CHARS = 64 * 1024;
@@ -126,6 +130,15 @@ function checkHuge(fault) {
 }
 
 /** @type {Record<CanisterFault['kind'], (fault: Record<string, unknown>) => FaultCheck>} */
+/**
+ * @param {Record<string, unknown>} fault
+ * @returns {FaultCheck}
+ */
+function checkGzip(fault) {
+  if (!isIntIn(fault.bytes, 0, MAX_GZIP_BYTES)) return { ok: false, error: `bytes must be an integer 0..${MAX_GZIP_BYTES}` };
+  return { ok: true, fault: { kind: 'gzip', bytes: fault.bytes } };
+}
+
 const FAULT_CHECKS = {
   status: checkStatus,
   text: checkText,
@@ -135,6 +148,7 @@ const FAULT_CHECKS = {
   'reset-mid-body': checkBare,
   drip: checkDrip,
   huge: checkHuge,
+  gzip: checkGzip,
 };
 
 /**
@@ -299,6 +313,19 @@ function streamHugeNote({ res, path }, bodyChars, declareLength) {
 }
 
 /**
+ * 200, a valid note JSON whose body is `bodyChars` filler characters, gzip-compressed with
+ * Content-Encoding: gzip and the compressed Content-Length: a body that decodes to far more bytes
+ * than it declares.
+ * @param {FaultRequest} request
+ * @param {number} bodyChars
+ */
+function sendGzippedNote({ res, path }, bodyChars) {
+  const compressed = gzipSync(JSON.stringify({ path, frontmatter: '{}', body: fillerSlice(0, bodyChars) }));
+  res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Encoding': 'gzip', 'Content-Length': String(compressed.length) });
+  res.end(compressed);
+}
+
+/**
  * Answers an authenticated note request as the fault says.
  * @param {FaultRequest} request
  * @param {CanisterFault} fault
@@ -326,5 +353,8 @@ export function applyFault(request, fault) {
       return;
     case 'huge':
       streamHugeNote(request, fault.bytes, fault.declareLength === true);
+      return;
+    case 'gzip':
+      sendGzippedNote(request, fault.bytes);
   }
 }

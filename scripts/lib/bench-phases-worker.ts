@@ -75,10 +75,11 @@ export const PHASES: Record<string, Phase> = {
     const rid = crypto.randomUUID();
     Date.now();
     loadConfig(env);
+    new URL(note.request.url);
     return finalizeResponse(new Response(null), note.request, state.config, rid);
   },
   authenticate: ({ request }, { config }) =>
-    authenticate(request.headers.get('Authorization'), config, protectedResource(request, config, ''), Math.floor(Date.now() / 1000)),
+    authenticate(request.headers.get('Authorization'), config, protectedResource(new URL(request.url), config, ''), Math.floor(Date.now() / 1000)),
   checks: async ({ request, frontmatter }, { config, principal }) => {
     resolveVault(principal, { header: request.headers.get('X-Vault-Id'), endpoint: null });
     await takeRateLimit(config, principal, 'read');
@@ -100,7 +101,7 @@ export const PHASES: Record<string, Phase> = {
   // Not phases: the Worker's own fetch handler on the same read over REST and over MCP, in the same loop.
   handler: async ({ request }, _state, env) => (await worker.fetch(request, env as Record<string, unknown>)).arrayBuffer(),
   restRoute: async ({ request }, { config }) => {
-    const handled = await REST_ROUTE({ request, config });
+    const handled = await REST_ROUTE({ request, url: new URL(request.url), config });
     return handled.response.arrayBuffer();
   },
   healthHandler: async ({ health }, _state, env) => (await worker.fetch(health, env as Record<string, unknown>)).arrayBuffer(),
@@ -121,7 +122,7 @@ async function prepare(request: Request, env: Record<string, unknown>): Promise<
   const config = loaded.config;
   const authorization = request.headers.get('Authorization') ?? '';
   const origin = new URL(request.url).origin;
-  const authentication = await authenticate(authorization, config, protectedResource(request, config, ''), Math.floor(Date.now() / 1000));
+  const authentication = await authenticate(authorization, config, protectedResource(new URL(request.url), config, ''), Math.floor(Date.now() / 1000));
   if (!authentication.ok) throw new Error('the bench token was refused');
   const { principal } = authentication;
   const vault = resolveVault(principal, { header: null, endpoint: null });

@@ -129,7 +129,11 @@ export async function startBenchCanister(inputs: WorkerInput[]): Promise<BenchCa
     const notePath = match ? decodeURIComponent(match[1] as string) : '';
     const note = notes.get(notePath);
     if (note === undefined) response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: notePath, frontmatter: note.wireFrontmatter ?? '{}', body: note.body }));
+    else {
+      // With its length declared, as the demo canister (demo/canister/http.mjs) and a JSON API answer.
+      const document = Buffer.from(JSON.stringify({ path: notePath, frontmatter: note.wireFrontmatter ?? '{}', body: note.body }), 'utf8');
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(document.length) }).end(document);
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   canister.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -26,9 +26,9 @@ export interface ProtectedResource {
   metadataUrl: string;
 }
 
-/** The public origin: configured, or with ENVIRONMENT=local and none configured, the request's. */
-export function publicOrigin(request: Request, config: Config): string {
-  return config.publicOrigin ?? new URL(request.url).origin;
+/** The public origin: configured, or with ENVIRONMENT=local and none configured, the request URL's. */
+export function publicOrigin(url: URL, config: Config): string {
+  return config.publicOrigin ?? url.origin;
 }
 
 /** RFC 9728 section 3.1: the metadata URL inserts the well-known prefix between origin and path. */
@@ -36,8 +36,8 @@ export function metadataUrlOf(origin: string, path: string): string {
   return `${origin}${METADATA_PREFIX}${path}`;
 }
 
-export function protectedResource(request: Request, config: Config, path: ResourcePath): ProtectedResource {
-  const origin = publicOrigin(request, config);
+export function protectedResource(url: URL, config: Config, path: ResourcePath): ProtectedResource {
+  const origin = publicOrigin(url, config);
   return { origin, path, id: `${origin}${path}`, metadataUrl: metadataUrlOf(origin, path) };
 }
 

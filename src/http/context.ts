@@ -4,6 +4,8 @@ import type { Handled } from '../log';
 /** What every route handler receives. `config` is null when the environment is invalid. */
 export interface RouteContext {
   request: Request;
+  /** The request's URL, parsed once by the Worker entry. */
+  url: URL;
   config: Config | null;
   /** The raw Worker env: read only by local /health to report configuration problems. */
   env?: object;

@@ -239,7 +239,7 @@ function publicRoute(build: (context: RouteContext, identity: DiscoveryIdentity)
     }
     const refused = await refusedForRate(config, request);
     if (refused) return refused;
-    const { body, contentType } = build(context, discoveryIdentity(publicOrigin(request, config), config));
+    const { body, contentType } = build(context, discoveryIdentity(publicOrigin(context.url, config), config));
     return { response: await publicDocument(request, body, contentType), facts: {} };
   };
 }

@@ -17,7 +17,7 @@ import { gate, gateRefusalFacts, type Asking } from '../gate';
 import type { ProtectedResource } from '../auth/resource';
 import { clientToken, type Handled, type LogFacts } from '../log';
 import type { RouteContext } from './context';
-import { TooLarge, declaresMoreThan, readBoundedBytes } from '../bounded-read';
+import { TooLarge, readBodyWithin } from '../bounded-read';
 import { errorHeaders, isOriginAllowed, jsonResponse } from './responses';
 import { answerIdOf, decideEra, describeClient, isPlainObject } from './mcp-era';
 import { fixedErrorsOnRefusal } from './mcp-messages';
@@ -67,9 +67,8 @@ type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too_large' | 
 
 /** Reads at most MAX_MCP_BODY_BYTES. A stream that fails mid-way is the client going away. */
 async function readBoundedBody(request: Request): Promise<BodyRead> {
-  if (declaresMoreThan(request.headers, MAX_MCP_BODY_BYTES)) return { ok: false, reason: 'too_large' };
   try {
-    return { ok: true, text: new TextDecoder().decode(await readBoundedBytes(request.body, MAX_MCP_BODY_BYTES)) };
+    return { ok: true, text: new TextDecoder().decode(await readBodyWithin(request, MAX_MCP_BODY_BYTES)) };
   } catch (error) {
     return { ok: false, reason: error instanceof TooLarge ? 'too_large' : 'aborted' };
   }
@@ -122,7 +121,7 @@ async function readMessage(request: Request): Promise<Asking<McpMessage, Handled
  * POST /mcp, and POST /mcp/vaults/<id> (context.endpointVault): each its own protected resource,
  * with the same policy.
  */
-export async function mcpRoute({ request, config, endpointVault = null }: RouteContext): Promise<Handled> {
+export async function mcpRoute({ request, url, config, endpointVault = null }: RouteContext): Promise<Handled> {
   const origin = request.headers.get('Origin');
   // DNS-rebinding protection (streamable-http, Security Warning): an Origin outside CORS_ORIGINS is
   // refused, except the endpoint's own PUBLIC_ORIGIN, which a rebinding page can never carry.
@@ -131,6 +130,7 @@ export async function mcpRoute({ request, config, endpointVault = null }: RouteC
   }
   const outcome = await gate<McpMessage, Handled>({
     request,
+    url,
     config,
     resourcePath: endpointVault === null ? '/mcp' : `/mcp/vaults/${endpointVault}`,
     endpointVault,

@@ -10,10 +10,11 @@ import type { RouteContext, RouteHandler } from './context';
 import { payloadResponse, restErrorResponse } from './responses';
 
 export function restRoute(contract: ContractSpec): RouteHandler {
-  return async ({ request, config }: RouteContext) => {
+  return async ({ request, url, config }: RouteContext) => {
     // The REST routes are one protected resource, the public origin itself; a read spends the read budget.
     const outcome = await gate<null, never>({
       request,
+      url,
       config,
       resourcePath: '',
       endpointVault: null,
@@ -29,7 +30,7 @@ export function restRoute(contract: ContractSpec): RouteHandler {
       };
     }
     // Exactly one `path` value, UTF-8 once decoded: a repeated, missing or undecodable one is an invalid path.
-    const read = await readContract(outcome.request, contract, singlePathParam(new URL(request.url)));
+    const read = await readContract(outcome.request, contract, singlePathParam(url));
     const response = read.result.ok
       ? payloadResponse(read.result.value)
       : restErrorResponse(read.result.error, outcome.request.resource, contract.unavailableMessage);

@@ -1,11 +1,11 @@
 /**
- * The route table. Every HTTP route the Worker serves is listed here once
- * (the REST routes from the contract registry);
+ * The route table and its dispatch. Every HTTP route the Worker serves is
+ * listed here once (the REST routes from the contract registry);
  * openapi.yaml must list the same paths (a test keeps them in lock-step).
- * Known paths answer 405 with Allow for other methods; anything else is a
- * JSON 404.
+ * A path matches as written or with trailing slashes; `:vault` is one
+ * non-empty segment. Known paths answer 405 with Allow for other methods;
+ * anything else is a JSON 404.
  */
-import { Router } from 'itty-router';
 import type { RouteContext, RouteHandler } from './context';
 import { restRoute } from './rest';
 import { BRIDGED_CONTRACT, CONTRACTS } from '../contracts/registry';
@@ -33,8 +33,7 @@ const VAULT_ENDPOINT_PREFIX = '/mcp/vaults/';
  * The vault a `/mcp/vaults/<id>` URL names (also under a `/server-card` suffix), read from the raw
  * path (never percent-decoded, so one endpoint has one spelling), or null when the segment is not a vault id.
  */
-function endpointVaultOf(request: Request): string | null {
-  const { pathname } = new URL(request.url);
+function endpointVaultOf({ pathname }: URL): string | null {
   const at = pathname.indexOf(VAULT_ENDPOINT_PREFIX);
   const segment = at === -1 ? '' : pathname.slice(at + VAULT_ENDPOINT_PREFIX.length).split('/')[0];
   return isVaultId(segment) ? segment : null;
@@ -45,7 +44,7 @@ const jsonNotFound = (): Response => errorResponse(404, 'NOT_FOUND', 'Not found'
 /** A route for one vault's endpoint: an id that is not a vault id is a path that does not exist. */
 function forEndpointVault(handler: RouteHandler, notFound: () => Response = jsonNotFound): RouteHandler {
   return (context) => {
-    const endpointVault = endpointVaultOf(context.request);
+    const endpointVault = endpointVaultOf(context.url);
     if (endpointVault === null) return { response: notFound(), facts: { outcome: 'NOT_FOUND' } };
     return handler({ ...context, endpointVault });
   };
@@ -106,22 +105,56 @@ export const ROUTES: RouteSpec[] = [
   { path: BRIDGED_CONTRACT.bridgeRoute, method: 'GET', op: 'scooling_smoke', surface: 'rest', handler: scoolingSmokeRoute },
 ];
 
-type Args = [RouteContext];
+/** A route path as a test on a request's pathname: literal, or literal around one `:vault` segment. */
+function pathMatcher(path: string): (pathname: string) => boolean {
+  const at = path.indexOf(':vault');
+  if (at === -1) return (pathname) => pathname === path;
+  const [prefix, suffix] = [path.slice(0, at), path.slice(at + ':vault'.length)];
+  return (pathname) => {
+    if (pathname.length <= prefix.length + suffix.length || !pathname.startsWith(prefix) || !pathname.endsWith(suffix)) return false;
+    return !pathname.slice(prefix.length, pathname.length - suffix.length).includes('/');
+  };
+}
 
-export function buildRouter() {
-  const router = Router<Request, Args, Handled>();
-  for (const route of ROUTES) {
-    router[route.method === 'GET' ? 'get' : 'post'](route.path, (_request, context) => served(route, context));
-  }
-  for (const path of new Set(ROUTES.map((route) => route.path))) {
-    const methods = ROUTES.filter((route) => route.path === path);
-    const allow = [...methods.map((route) => route.method), 'OPTIONS'].join(', ');
-    const { op, surface } = methods[0];
-    router.all(path, (): Handled => ({
-      response: surface === 'mcp' ? mcpMethodNotAllowed() : errorResponse(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', { Allow: allow }),
-      facts: { op, surface, outcome: 'METHOD_NOT_ALLOWED' },
-    }));
-  }
-  router.all('*', (): Handled => ({ response: errorResponse(404, 'NOT_FOUND', 'Not found'), facts: { outcome: 'NOT_FOUND' } }));
-  return router;
+/** The routes of one path, each method's, and what any other method is answered. */
+interface PathRoutes {
+  matches: (pathname: string) => boolean;
+  routes: RouteSpec[];
+  methodNotAllowed: () => Handled;
+}
+
+function withoutTrailingSlashes(pathname: string): string {
+  let end = pathname.length;
+  while (end > 0 && pathname.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return pathname.slice(0, end);
+}
+
+const notFound = (): Handled => ({ response: jsonNotFound(), facts: { outcome: 'NOT_FOUND' } });
+
+/**
+ * The dispatch: the route of the request's path and method, a 405 for a known path's other
+ * methods, else a 404. A table scan of plain string tests: itty-router's dispatch cost about
+ * 0.1 ms of workerd CPU per read (docs/PERFORMANCE.md, the request path).
+ */
+export function buildRouter(): (context: RouteContext) => Promise<Handled> {
+  const paths: PathRoutes[] = [...new Set(ROUTES.map((route) => route.path))].map((path) => {
+    const routes = ROUTES.filter((route) => route.path === path);
+    const allow = [...routes.map((route) => route.method), 'OPTIONS'].join(', ');
+    const { op, surface } = routes[0] as RouteSpec;
+    return {
+      matches: pathMatcher(path),
+      routes,
+      methodNotAllowed: (): Handled => ({
+        response: surface === 'mcp' ? mcpMethodNotAllowed() : errorResponse(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', { Allow: allow }),
+        facts: { op, surface, outcome: 'METHOD_NOT_ALLOWED' },
+      }),
+    };
+  });
+  return async (context) => {
+    const pathname = withoutTrailingSlashes(context.url.pathname);
+    const known = paths.find((entry) => entry.matches(pathname));
+    if (known === undefined) return notFound();
+    const route = known.routes.find((candidate) => candidate.method === context.request.method);
+    return route === undefined ? known.methodNotAllowed() : served(route, context);
+  };
 }

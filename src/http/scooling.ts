@@ -22,7 +22,7 @@ function bridgeRefusal(error: ReadError, facts: LogFacts = { outcome: outcomeCod
   return { response: restErrorResponse(error, null, 'Scooling smoke bridge is not configured'), facts };
 }
 
-export async function scoolingSmokeRoute({ request, config }: RouteContext): Promise<Handled> {
+export async function scoolingSmokeRoute({ request, url, config }: RouteContext): Promise<Handled> {
   const enabled =
     config?.scoolingSmoke.enabled === true && (config.environment === 'local' || config.environment === 'staging');
   if (!config || !enabled) return { response: errorResponse(404, 'NOT_FOUND', 'Not found'), facts: { outcome: 'NOT_FOUND' } };
@@ -38,6 +38,7 @@ export async function scoolingSmokeRoute({ request, config }: RouteContext): Pro
   // The bridge's own credential, on the REST resource; its reads spend the bridge's own budget.
   const outcome = await gate<null, never>({
     request,
+    url,
     config,
     resourcePath: '',
     endpointVault: null,
@@ -51,7 +52,7 @@ export async function scoolingSmokeRoute({ request, config }: RouteContext): Pro
     if (refusal.step === 'authenticate') return bridgeRefusal({ kind: 'Misconfigured' }, { ...gateRefusalFacts(refusal), outcome: 'SERVICE_UNAVAILABLE' });
     return bridgeRefusal(refusal.error);
   }
-  const read = await readContract(outcome.request, BRIDGED_CONTRACT, singlePathParam(new URL(request.url)));
+  const read = await readContract(outcome.request, BRIDGED_CONTRACT, singlePathParam(url));
   // The read's facts already carry its outcome.
   if (!read.result.ok) return bridgeRefusal(read.result.error, read.facts);
   if (!conformsToOutputSchema(read.result.value)) return bridgeRefusal({ kind: 'Runtime' }, { ...read.facts, outcome: 'INTERNAL_ERROR' });

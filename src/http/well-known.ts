@@ -12,13 +12,13 @@ import { errorResponse, jsonResponse } from './responses';
  */
 export function metadataDocument(resourcePath: (context: RouteContext) => ResourcePath) {
   return (context: RouteContext): Handled => {
-    const { request, config } = context;
+    const { url, config } = context;
     if (!config) {
       return { response: errorResponse(503, 'SERVICE_UNAVAILABLE', 'Service unavailable'), facts: { outcome: 'SERVICE_UNAVAILABLE' } };
     }
     const path = resourcePath(context);
     const response = jsonResponse({
-      resource: protectedResource(request, config, path).id,
+      resource: protectedResource(url, config, path).id,
       ...(config.authorizationServer ? { authorization_servers: [config.authorizationServer] } : {}),
       scopes_supported: [...SCOPES_SUPPORTED],
       bearer_methods_supported: ['header'],

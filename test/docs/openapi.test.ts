@@ -288,7 +288,7 @@ describe('documented examples and real answers', () => {
         headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
         body: route.method === 'POST' ? '{}' : undefined,
       });
-      const { response } = await router.fetch(request, { request, config: null });
+      const { response } = await router({ request, url: new URL(request.url), config: null });
       const documented = documentedResponse(documentedPathOf(route), route.method.toLowerCase(), response.status);
       expect(documented, `${route.method} ${route.path} answered ${response.status}`).not.toBeNull();
       expect(errorsOf(specValidator(documented!.schemaPointer!), await response.json()), route.path).toEqual([]);
@@ -310,7 +310,7 @@ describe('documented examples and real answers', () => {
     for (const route of ROUTES) {
       const method = route.method === 'GET' ? 'DELETE' : 'GET';
       const request = new Request(`https://edge.example${concrete(route)}`, { method });
-      const { response } = await router.fetch(request, { request, config });
+      const { response } = await router({ request, url: new URL(request.url), config });
       expect(response.status).toBe(405);
       const documented = documentedResponse(documentedPathOf(route), route.method.toLowerCase(), 405)!;
       expect(response.headers.get('Allow')).toBe(documented.headers.Allow.schema.const);
@@ -320,7 +320,7 @@ describe('documented examples and real answers', () => {
 
   it('an unknown route is the JSON 404 the description names', async () => {
     const request = new Request('https://edge.example/api/v1/nothing-here');
-    const { response } = await buildRouter().fetch(request, { request, config: null });
+    const { response } = await buildRouter()({ request, url: new URL(request.url), config: null });
     expect(response.status).toBe(404);
     const body = await response.json();
     expect(body).toEqual({ error: 'Not found', code: 'NOT_FOUND' });

@@ -170,6 +170,8 @@ const FAULTS: FaultCase[] = [
   { name: 'a 20 MB streamed body', fault: () => ({ kind: 'huge', bytes: 20_000_000 }), expected: TOO_LARGE },
   { name: 'a 20 MB body with Content-Length', fault: () => ({ kind: 'huge', bytes: 20_000_000, declareLength: true }), expected: TOO_LARGE },
   { name: 'a body just over the 8 MiB wire cap', fault: () => ({ kind: 'huge', bytes: 8 * 1024 * 1024 }), expected: TOO_LARGE },
+  // The runtime decodes gzip: 9 MB of JSON declared as some 30 KB must still be cut at the 8 MiB cap.
+  { name: 'a gzip body whose decoded JSON is over the cap', fault: () => ({ kind: 'gzip', bytes: 9_000_000 }), expected: TOO_LARGE },
 ];
 
 let logLines: string[] = [];
@@ -276,6 +278,14 @@ describe('upstream faults', () => {
     expect((await rest.json<any>()).headings.map((h: any) => h.text)).toEqual(['Faulty heading']);
     const mcp = await mcpCall(TOOLS.document_tree, FAULTY_PATH, token, env);
     expect(JSON.parse(mcp.text).result.structuredContent.root.children[0].text).toBe('Faulty heading');
+  });
+
+  it('a gzip answer within the cap is decoded and served', async () => {
+    const { user, token } = await setup();
+    await setFault(user, 'default', FAULTY_PATH, { kind: 'gzip', bytes: 200_000 });
+    const rest = await restGet(REST_ROUTES.note_outline, FAULTY_PATH, { token });
+    expect(rest.status).toBe(200);
+    expect((await rest.json<any>()).headings).toEqual([]);
   });
 
   it('a canister answer naming another path answers exactly as a missing note, without echoing it', async () => {
