@@ -26,7 +26,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import {
   CONFIG_VARIABLES,
   RATE_LIMIT_BINDINGS,
@@ -35,6 +34,7 @@ import {
   describeConfigProblem,
   isLocalEnvironment,
 } from '../src/config.ts';
+import { commandLineOrExit, exitWithUsage } from './lib/cli.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** @type {readonly string[]} */
@@ -65,8 +65,7 @@ const NPM_START_NOTE = [
 
 /** @param {string} message */
 function usageError(message) {
-  process.stderr.write(`check-config: ${message}\n${USAGE}\n`);
-  process.exit(2);
+  exitWithUsage('check-config', USAGE, message);
 }
 
 /**
@@ -78,25 +77,7 @@ function shown(file) {
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
-let options;
-try {
-  ({ values: options } = parseArgs({
-    options: {
-      config: { type: 'string' },
-      env: { type: 'string' },
-      'env-file': { type: 'string', multiple: true },
-      deploy: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  }));
-} catch {
-  usageError('unknown or incomplete option');
-}
-if (options.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const options = commandLineOrExit('check-config', USAGE, { strings: ['config', 'env'], lists: ['env-file'], flags: ['deploy'] });
 
 const configPath = path.resolve(options.config ?? path.join(REPO_ROOT, 'wrangler.toml'));
 if (!existsSync(configPath)) usageError(`no such configuration file: ${shown(configPath)}`);

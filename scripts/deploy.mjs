@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { commandLineOrExit, exitWithUsage } from './lib/cli.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHECK_CONFIG = path.join(REPO_ROOT, 'scripts', 'check-config.mjs');
@@ -34,30 +34,10 @@ deploys only when it passes. A local-only environment (ENVIRONMENT=local, e.g. l
 
 /** @param {string} message */
 function usageError(message) {
-  process.stderr.write(`deploy: ${message}\n${USAGE}\n`);
-  process.exit(2);
+  exitWithUsage('deploy', USAGE, message);
 }
 
-let options;
-try {
-  ({ values: options } = parseArgs({
-    options: {
-      env: { type: 'string' },
-      'env-file': { type: 'string', multiple: true },
-      config: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      outdir: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  }));
-} catch {
-  usageError('unknown or incomplete option');
-}
-if (options.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const options = commandLineOrExit('deploy', USAGE, { strings: ['env', 'config', 'outdir'], lists: ['env-file'], flags: ['dry-run'] });
 if (options.env !== undefined && options.env.trim() === '') usageError('--env needs a name; leave it out to deploy the top level');
 if (options.outdir !== undefined && !options['dry-run']) usageError('--outdir is for --dry-run');
 

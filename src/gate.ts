@@ -82,6 +82,18 @@ export async function gate<Asked, Refusal>(spec: GateSpec<Asked, Refusal>): Prom
   return { admitted: true, request: { config, principal, vaultId: vault.value, resource, asked: asking.asked } };
 }
 
+/**
+ * The gate of a read on the REST resource (the public origin itself, no endpoint vault): the
+ * route itself is what is asked, and the read spends `budget`.
+ */
+export function gateRestRead(
+  { request, url, config }: Pick<GateSpec<null, never>, 'request' | 'url' | 'config'>,
+  authorization: string | null,
+  budget: RateBudget,
+): Promise<GateOutcome<null, never>> {
+  return gate<null, never>({ request, url, config, resourcePath: '', endpointVault: null, authorization, ask: () => ({ ok: true, asked: null, budget }) });
+}
+
 /** The log facts of a refusal the gate made itself (every step but the surface's own `ask`). */
 export function gateRefusalFacts(refusal: Exclude<GateRefusal<unknown, unknown>, { step: 'ask' }>): LogFacts {
   return { outcome: outcomeCode(refusal.error), reason: refusal.step === 'authenticate' ? refusal.reason : null };

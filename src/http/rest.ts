@@ -3,7 +3,7 @@
  * sanitized {"error","code"}. The gate, then the shared read; nothing else.
  */
 import type { ContractSpec } from '../contracts/registry';
-import { gate, gateRefusalFacts } from '../gate';
+import { gateRefusalFacts, gateRestRead } from '../gate';
 import { readContract } from '../read-note';
 import { singlePathParam } from './query';
 import type { RouteContext, RouteHandler } from './context';
@@ -12,15 +12,7 @@ import { payloadResponse, restErrorResponse } from './responses';
 export function restRoute(contract: ContractSpec): RouteHandler {
   return async ({ request, url, config }: RouteContext) => {
     // The REST routes are one protected resource, the public origin itself; a read spends the read budget.
-    const outcome = await gate<null, never>({
-      request,
-      url,
-      config,
-      resourcePath: '',
-      endpointVault: null,
-      authorization: request.headers.get('Authorization'),
-      ask: () => ({ ok: true, asked: null, budget: 'read' }),
-    });
+    const outcome = await gateRestRead({ request, url, config }, request.headers.get('Authorization'), 'read');
     if (!outcome.admitted) {
       const { refusal } = outcome;
       if (refusal.step === 'ask') return refusal.refusal;

@@ -9,7 +9,7 @@
  * payload is validated against its schema before it is returned, with no envelope.
  */
 import { outcomeCode, type ReadError } from '../errors';
-import { gate, gateRefusalFacts } from '../gate';
+import { gateRefusalFacts, gateRestRead } from '../gate';
 import type { Handled, LogFacts } from '../log';
 import { readContract } from '../read-note';
 import { BRIDGED_CONTRACT, conformsToOutputSchema } from '../contracts/registry';
@@ -36,15 +36,7 @@ export async function scoolingSmokeRoute({ request, url, config }: RouteContext)
   if (!token) return bridgeRefusal({ kind: 'Misconfigured' });
 
   // The bridge's own credential, on the REST resource; its reads spend the bridge's own budget.
-  const outcome = await gate<null, never>({
-    request,
-    url,
-    config,
-    resourcePath: '',
-    endpointVault: null,
-    authorization: `Bearer ${token}`,
-    ask: () => ({ ok: true, asked: null, budget: 'bridge' }),
-  });
+  const outcome = await gateRestRead({ request, url, config }, `Bearer ${token}`, 'bridge');
   if (!outcome.admitted) {
     const { refusal } = outcome;
     if (refusal.step === 'ask') return refusal.refusal;

@@ -32,7 +32,7 @@ const SCHEMA_BY_CONTRACT: Record<ContractName, string> = {
   section_source: 'SectionSource',
 };
 
-/** A router path in OpenAPI's template form: itty's `:vault` is `{vault_id}`. */
+/** A router path in OpenAPI's template form: the route table's `:vault` is `{vault_id}`. */
 const documentedPathOf = (route: RouteSpec): string => route.path.replace(/:vault\b/g, '{vault_id}');
 /** A request path that reaches the route: a valid vault id where the route takes one. */
 const concrete = (route: RouteSpec): string => route.path.replace(/:vault\b/g, 'default');
