@@ -198,34 +198,28 @@ function buildServer(exchange: Exchange, era: 'legacy' | 'modern'): ExchangeServ
   return server;
 }
 
-/** The SDK's entry for each era, built around the one server factory. */
-function sdkHandler(era: 'legacy' | 'modern', exchange: Exchange): { fetch(request: Request): Promise<Response>; close(): Promise<void> } {
+/**
+ * The SDK's answer to the exchange's one message in its era, from the one server factory. The
+ * exchange's server and transport are left to the garbage collector, not closed: answers are JSON
+ * (no stream) with no keep-alive timer, and this server sends no request of its own, so nothing of
+ * them outlives the answer; close() would only settle nothing, at about 0.2 ms a call
+ * (docs/PERFORMANCE.md, the request path).
+ */
+async function sdkAnswer(era: 'legacy' | 'modern', exchange: Exchange): Promise<Response> {
   const options = { parsedBody: exchange.rawMessage };
   if (era === 'modern') {
     // Strict: the era gate in front already decided this is 2026-07-28 traffic.
-    const handler = createMcpHandler(() => buildServer(exchange, era), { legacy: 'reject', keepAliveMs: 0 });
-    return { fetch: (request) => handler.fetch(request, options), close: () => handler.close() };
+    return createMcpHandler(() => buildServer(exchange, era), { legacy: 'reject', keepAliveMs: 0 }).fetch(exchange.request, options);
   }
   const server = buildServer(exchange, era);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  return {
-    fetch: async (request) => {
-      await server.connect(transport);
-      return transport.handleRequest(request, options);
-    },
-    close: () => server.close(),
-  };
+  await server.connect(transport);
+  return transport.handleRequest(exchange.request, options);
 }
 
 /** Serves one JSON-RPC message in its era and answers with the payload's single serialization. */
 export async function serveExchange(exchange: Exchange, era: 'legacy' | 'modern'): Promise<Response> {
-  const handler = sdkHandler(era, exchange);
-  let response: Response;
-  try {
-    response = await handler.fetch(exchange.request);
-  } finally {
-    await handler.close();
-  }
+  const response = await sdkAnswer(era, exchange);
   const { payloadText, standIns } = exchange;
   return payloadText !== undefined && standIns !== undefined ? embedPayload(response, payloadText, standIns) : response;
 }
