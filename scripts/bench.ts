@@ -895,7 +895,7 @@ function summary(results: Results, options: BenchOptions, started: Date): string
   if (restFirstCpu !== null && floorFirstCpu !== null) {
     text(
       `first request on a fresh isolate, workerd CPU over a warm one: REST read ${restFirstCpu.toFixed(2)} ms, ` +
-        `a Worker that only logs and answers ${floorFirstCpu.toFixed(2)} ms (the target above reads wall time)`,
+        `the floor's same read ${floorFirstCpu.toFixed(2)} ms (the target above reads wall time)`,
     );
   }
   const rateLimit = results.fixed?.rateLimit;

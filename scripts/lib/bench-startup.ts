@@ -16,7 +16,7 @@
  *
  * A failing step prints its failure in the section and the rest goes on.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { figure, median, type Report } from './bench-report';
@@ -24,6 +24,7 @@ import {
   at,
   benchToken,
   buildWorkerBundle,
+  FLOOR_WORKER_PATH,
   MCP_ERAS,
   mcpToolCall,
   runWrangler,
@@ -56,7 +57,7 @@ export interface StartupOptions {
   progress: (line: string) => void;
 }
 
-/** 'floor': a trivial Worker (one log line, no work), the local runtime's own first-request cost; not judged. */
+/** 'floor': the read floor (bench-floor-worker.js: the canister GET, one log line), the platform's own first read; not judged. */
 export type FirstKind = 'rest' | McpEra | 'floor';
 
 export interface FirstRequestRow {
@@ -344,13 +345,13 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
   const output: WorkerOutput = { logLines: 0, errorText: '' };
   const token = await benchToken();
   const outline = new URL(restTarget('note_outline', DEMO_NOTE), 'http://x');
-  // The floor: a Worker that only writes one log line, as ours does, and answers; in its own bundle directory.
+  // The floor: the read floor of the fixed-cost section, on the same note: the platform's own first read.
   const floorDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-floor-'));
-  writeFileSync(path.join(floorDir, 'index.js'), 'export default { async fetch() { console.log(\'{"rid":"floor"}\'); return new Response("ok"); } };\n');
+  copyFileSync(FLOOR_WORKER_PATH, path.join(floorDir, 'index.js'));
   const kinds: { kind: FirstKind; label: string; dir: string; send: (base: URL) => Promise<Response> }[] = [
     { kind: 'rest', label: 'REST outline', dir: outDir, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base), { headers: { authorization: `Bearer ${token}` } }) },
     ...MCP_ERAS.map((era) => ({ kind: era, label: `MCP ${era}`, dir: outDir, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
-    { kind: 'floor', label: 'floor: trivial Worker', dir: floorDir, send: (base) => fetch(base) },
+    { kind: 'floor', label: 'floor: the same read', dir: floorDir, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base)) },
   ];
   /** One exchange: wall ms from the client, throwing on an answer other than the note's outline. */
   const timed = async (kind: (typeof kinds)[number], base: URL): Promise<number> => {
@@ -450,8 +451,9 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
     ['first-warm', 'median over the starts of (first - warm p50): what a fresh isolate adds; target in ms'],
     [
       'floor',
-      'a Worker that writes one log line and answers: what the local runtime adds to any first request (its first ' +
-        'console.log included); not judged, not subtracted',
+      'the read floor (scripts/lib/bench-floor-worker.js: the same canister GET, one log line, a one-field answer) ' +
+        'reading the same note: what the platform adds to any first read (its first fetch and console.log included); ' +
+        'not judged, not subtracted',
     ],
     [
       'CPU first, warm',
