@@ -81,7 +81,7 @@ export interface Handled {
 }
 
 /** The line's fields before any fact is known. */
-function defaultLog(rid: string): RequestLog {
+export function defaultLog(rid: string): RequestLog {
   return {
     rid,
     surface: 'meta',

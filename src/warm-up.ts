@@ -1,28 +1,57 @@
 /**
  * Work every request repeats on its first run in an isolate, done once while the isolate starts
  * (which the platform overlaps with the TLS handshake): the configuration schema's first parse,
- * the verification of a constant token, and the analysis and builders on a constant note, so
- * their code is compiled before a request needs it. Constant input only: nothing here reads a
- * request, a note or a secret, and nothing of it is kept (the analysis clears its scratch after
- * each note). The token's verification is not awaited: it settles with the startup's microtasks,
- * as HMAC needs no I/O.
+ * the verification of a constant token, a read's checks for its principal, the decoding of a
+ * constant canister answer, the analysis and builders on a constant note and the log line's
+ * formatting, so their code is compiled before a request needs it. Constant input only: nothing
+ * here reads a request, a note or a secret, nothing is written or fetched, and nothing of it is
+ * kept (the analysis clears its scratch after each note). The token's verification is not awaited:
+ * it settles with the startup's microtasks, as HMAC needs no I/O.
  */
-import { authenticate, type Authentication } from './auth/jwt';
+import { isToolAllowed } from './auth/acl';
+import { authenticate, type Authentication, type Principal } from './auth/jwt';
 import { loadConfig } from './config';
-import { buildAllContracts } from './contracts/registry';
+import { decodeWireFrontmatter } from './contracts';
+import { buildAllContracts, contractNamed } from './contracts/registry';
+import { singlePathParam } from './http/query';
+import { defaultLog, formatLogLine } from './log';
+import { noteFromAnswer } from './vault/canister';
+import { isOutsideScopeUnread, normalizeVaultPath, resolveVault } from './vault/path';
 
 /** A placeholder HMAC key of the warm-up configuration: it verifies the warm-up token and nothing else. */
 export const WARM_UP_KEY = 'warm-up-key-of-no-deployment-0123456789';
-const WARM_UP_ENV = { CANISTER_URL: 'https://canister.invalid', ENVIRONMENT: 'local', SESSION_SECRET: WARM_UP_KEY };
+const WARM_UP_ENV = {
+  CANISTER_URL: 'https://canister.invalid',
+  CANISTER_AUTH_SECRET: 'warm-up-gateway-secret',
+  CANISTER_TIMEOUT_MS: '5000',
+  ENVIRONMENT: 'local',
+  SESSION_SECRET: WARM_UP_KEY,
+};
 /** The claims `{"sub":"warm-up","exp":4102444800}` signed HS256 with WARM_UP_KEY. */
 const WARM_UP_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ3YXJtLXVwIiwiZXhwIjo0MTAyNDQ0ODAwfQ.-sqOumqxb4lI7oFe9iWc4Z3aqfTBK2xWCsQW-HCpaUU';
 const WARM_UP_ORIGIN = 'https://warm-up.invalid';
 const WARM_UP_RESOURCE = { origin: WARM_UP_ORIGIN, path: '', id: WARM_UP_ORIGIN, metadataUrl: `${WARM_UP_ORIGIN}/.well-known/oauth-protected-resource` } as const;
 const WARM_UP_NOTE = '# Warm up\n\nText with *emphasis*, `code`, &amp; a [link](x).\n\n## Two\n\n- item\n';
+const WARM_UP_PATH = 'warm-up/note.md';
+const WARM_UP_READ_URL = `${WARM_UP_ORIGIN}/api/v1/note-outline?path=${encodeURIComponent(WARM_UP_PATH)}`;
+/** A canister answer for the warm-up note, as its bytes arrive. */
+const WARM_UP_ANSWER = new TextEncoder().encode(JSON.stringify({ path: WARM_UP_PATH, frontmatter: '{"title":"Warm up","tags":["a"]}', body: WARM_UP_NOTE }));
 
 export function warmUpRequestPath(): void {
-  void verifyWarmUpToken();
-  buildAllContracts('warm-up/note.md', { title: 'Warm up', tags: ['a'] }, WARM_UP_NOTE);
+  void verifyWarmUpToken().then((authentication) => {
+    if (authentication?.ok) warmUpReadChecks(authentication.principal);
+  });
+  const note = noteFromAnswer(WARM_UP_ANSWER, WARM_UP_PATH);
+  if (note.ok) buildAllContracts(WARM_UP_PATH, decodeWireFrontmatter(note.value.frontmatter), note.value.body);
+  formatLogLine({ ...defaultLog('warm-up'), surface: 'rest', op: 'note_outline', upstream: '2xx', sections: 2, truncated: false });
+}
+
+/** The checks gate.ts and read-note.ts run for a read, on the warm-up principal and path. */
+function warmUpReadChecks(principal: Principal): void {
+  const path = normalizeVaultPath(singlePathParam(new URL(WARM_UP_READ_URL)));
+  resolveVault(principal, { header: null, endpoint: null });
+  isToolAllowed(principal.role, contractNamed('note_outline').tool);
+  if (path.ok) isOutsideScopeUnread(principal, path.value);
 }
 
 /** The warm-up token verified as a request's would be; null if the warm-up configuration were invalid. */

@@ -61,16 +61,16 @@ function canisterHeaders(config: Config, principal: Principal, vaultId: string):
 }
 
 /**
- * The note in a 2xx answer. The answer must name the note it is for: a
+ * The note in a 2xx answer's bytes (UTF-8 JSON). The answer must name the note it is for: a
  * string `path` other than the requested one is answered exactly like a
  * missing note (and never echoed); an answer without a string `path` breaks
  * the canister contract (REFERENCE-CONTRACTS 7) and cannot be attributed,
  * so it is an invalid note response.
  */
-function parseNote(text: string, requestedPath: string): Result<CanisterNote> {
+export function noteFromAnswer(bytes: Uint8Array, requestedPath: string): Result<CanisterNote> {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return fail({ kind: 'InvalidNoteResponse' });
   }
@@ -102,7 +102,7 @@ export async function readNoteFromCanister(
     maxBytes: MAX_NOTE_RESPONSE_BYTES,
   });
   const upstreamStatus = answer.status;
-  if (answer.ok) return { result: parseNote(new TextDecoder().decode(answer.bytes), path), upstreamStatus };
+  if (answer.ok) return { result: noteFromAnswer(answer.bytes, path), upstreamStatus };
   switch (answer.failure) {
     case 'status':
       return { result: statusError(answer.status as number), upstreamStatus };
