@@ -12,7 +12,7 @@ import { isToolAllowed } from './auth/acl';
 import { authenticate, type Authentication, type Principal } from './auth/jwt';
 import { loadConfig } from './config';
 import { decodeWireFrontmatter } from './contracts';
-import { buildAllContracts, contractNamed } from './contracts/registry';
+import { CONTRACTS, buildAllContracts } from './contracts/registry';
 import { singlePathParam } from './http/query';
 import { defaultLog, formatLogLine } from './log';
 import { noteFromAnswer } from './vault/canister';
@@ -33,7 +33,7 @@ const WARM_UP_ORIGIN = 'https://warm-up.invalid';
 const WARM_UP_RESOURCE = { origin: WARM_UP_ORIGIN, path: '', id: WARM_UP_ORIGIN, metadataUrl: `${WARM_UP_ORIGIN}/.well-known/oauth-protected-resource` } as const;
 const WARM_UP_NOTE = '# Warm up\n\nText with *emphasis*, `code`, &amp; a [link](x).\n\n## Two\n\n- item\n';
 const WARM_UP_PATH = 'warm-up/note.md';
-const WARM_UP_READ_URL = `${WARM_UP_ORIGIN}/api/v1/note-outline?path=${encodeURIComponent(WARM_UP_PATH)}`;
+const WARM_UP_READ_URL = `${WARM_UP_ORIGIN}/?path=${encodeURIComponent(WARM_UP_PATH)}`;
 /** A canister answer for the warm-up note, as its bytes arrive. */
 const WARM_UP_ANSWER = new TextEncoder().encode(JSON.stringify({ path: WARM_UP_PATH, frontmatter: '{"title":"Warm up","tags":["a"]}', body: WARM_UP_NOTE }));
 
@@ -43,14 +43,14 @@ export function warmUpRequestPath(): void {
   });
   const note = noteFromAnswer(WARM_UP_ANSWER, WARM_UP_PATH);
   if (note.ok) buildAllContracts(WARM_UP_PATH, decodeWireFrontmatter(note.value.frontmatter), note.value.body);
-  formatLogLine({ ...defaultLog('warm-up'), surface: 'rest', op: 'note_outline', upstream: '2xx', sections: 2, truncated: false });
+  formatLogLine({ ...defaultLog('warm-up'), surface: 'rest', op: 'warm_up', upstream: '2xx', sections: 2, truncated: false });
 }
 
 /** The checks gate.ts and read-note.ts run for a read, on the warm-up principal and path. */
 function warmUpReadChecks(principal: Principal): void {
   const path = normalizeVaultPath(singlePathParam(new URL(WARM_UP_READ_URL)));
   resolveVault(principal, { header: null, endpoint: null });
-  isToolAllowed(principal.role, contractNamed('note_outline').tool);
+  for (const contract of CONTRACTS) isToolAllowed(principal.role, contract.tool);
   if (path.ok) isOutsideScopeUnread(principal, path.value);
 }
 
