@@ -8,18 +8,18 @@ export type CanisterFault =
   | { kind: 'text'; body: string; contentType?: string }
   /** Never answer; the socket stays open. */
   | { kind: 'hang' }
-  /** 200 headers and half of the note JSON, then nothing more. */
-  | { kind: 'hang-body' }
+  /** 200 headers and half of the note JSON, then nothing more (Content-Length declared unless `chunked`). */
+  | { kind: 'hang-body'; chunked?: boolean }
   /** Destroy the socket without any response. */
   | { kind: 'reset' }
   /** 200 headers and half of the note JSON, then destroy the socket. */
   | { kind: 'reset-mid-body' }
-  /** The valid note JSON in `chunks` pieces, one every `intervalMs`. */
-  | { kind: 'drip'; chunks: number; intervalMs: number }
+  /** The valid note JSON in `chunks` pieces, one every `intervalMs` (Content-Length declared unless `chunked`). */
+  | { kind: 'drip'; chunks: number; intervalMs: number; chunked?: boolean }
   /** 200, a valid note JSON whose body string is `bytes` characters, streamed (chunked unless declareLength). */
   | { kind: 'huge'; bytes: number; declareLength?: boolean }
-  /** 200, a valid note JSON whose body string is `bytes` characters, gzip-compressed (Content-Encoding: gzip, the compressed Content-Length). */
-  | { kind: 'gzip'; bytes: number };
+  /** 200, a valid note JSON whose body string is `bytes` characters (and `padBytes` more in an ignored field), gzip-compressed (Content-Encoding: gzip, the compressed Content-Length). */
+  | { kind: 'gzip'; bytes: number; padBytes?: number };
 
 /** A note for POST /__control/notes. */
 export interface SeedNote {

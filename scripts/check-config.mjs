@@ -34,7 +34,7 @@ import {
   describeConfigProblem,
   isLocalEnvironment,
 } from '../src/config.ts';
-import { commandLineOrExit, exitWithUsage } from './lib/cli.mjs';
+import { parseOptionsOrExit } from './cli-options.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** @type {readonly string[]} */
@@ -65,7 +65,8 @@ const NPM_START_NOTE = [
 
 /** @param {string} message */
 function usageError(message) {
-  exitWithUsage('check-config', USAGE, message);
+  process.stderr.write(`check-config: ${message}\n${USAGE}\n`);
+  process.exit(2);
 }
 
 /**
@@ -77,7 +78,13 @@ function shown(file) {
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
-const options = commandLineOrExit('check-config', USAGE, { strings: ['config', 'env'], lists: ['env-file'], flags: ['deploy'] });
+/** @type {{ config?: string, env?: string, 'env-file'?: string[], deploy?: boolean }} */
+const options = parseOptionsOrExit(
+  process.argv.slice(2),
+  { config: { type: 'string' }, env: { type: 'string' }, 'env-file': { type: 'string', multiple: true }, deploy: { type: 'boolean' } },
+  USAGE,
+  (values) => /** @type {any} */ (values),
+);
 
 const configPath = path.resolve(options.config ?? path.join(REPO_ROOT, 'wrangler.toml'));
 if (!existsSync(configPath)) usageError(`no such configuration file: ${shown(configPath)}`);

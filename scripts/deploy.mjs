@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandLineOrExit, exitWithUsage } from './lib/cli.mjs';
+import { parseOptionsOrExit } from './cli-options.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHECK_CONFIG = path.join(REPO_ROOT, 'scripts', 'check-config.mjs');
@@ -32,14 +32,18 @@ const USAGE = `Usage: npm run deploy -- [--env <name>] [--env-file <file>]... [-
 Runs \`npm run check-config -- --deploy\` with the same --env, --env-file and --config, and
 deploys only when it passes. A local-only environment (ENVIRONMENT=local, e.g. load) is refused.`;
 
-/** @param {string} message */
-function usageError(message) {
-  exitWithUsage('deploy', USAGE, message);
-}
 
-const options = commandLineOrExit('deploy', USAGE, { strings: ['env', 'config', 'outdir'], lists: ['env-file'], flags: ['dry-run'] });
-if (options.env !== undefined && options.env.trim() === '') usageError('--env needs a name; leave it out to deploy the top level');
-if (options.outdir !== undefined && !options['dry-run']) usageError('--outdir is for --dry-run');
+/** @type {{ env?: string, config?: string, outdir?: string, 'env-file'?: string[], 'dry-run'?: boolean }} */
+const options = parseOptionsOrExit(
+  process.argv.slice(2),
+  { env: { type: 'string' }, 'env-file': { type: 'string', multiple: true }, config: { type: 'string' }, 'dry-run': { type: 'boolean' }, outdir: { type: 'string' } },
+  USAGE,
+  (values, UsageError) => {
+    if (typeof values.env === 'string' && values.env.trim() === '') throw new UsageError('deploy: --env needs a name; leave it out to deploy the top level');
+    if (values.outdir !== undefined && !values['dry-run']) throw new UsageError('deploy: --outdir is for --dry-run');
+    return /** @type {any} */ (values);
+  },
+);
 
 const shared = [
   ...(options.config !== undefined ? ['--config', options.config] : []),

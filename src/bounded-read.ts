@@ -31,17 +31,20 @@ export async function readBoundedBytes(stream: ReadableStream<Uint8Array> | null
 }
 
 /**
- * A message body (a canister answer, an MCP request) read into memory up to maxBytes: refused at
- * once when its declared length is over the cap, read whole when declaresIdentityWithin, else read
- * through readBoundedBytes. Rejects with TooLarge past the cap.
+ * A message body (a canister answer, the JWK set, an MCP request) read into memory up to maxBytes:
+ * refused at once when its declared length is over the cap, read whole when declaresIdentityWithin
+ * (and still refused if more bytes than the cap arrived), else read through readBoundedBytes.
+ * Rejects with TooLarge past the cap.
  */
 export async function readBodyWithin(message: Request | Response, maxBytes: number): Promise<Uint8Array> {
   if (declaresMoreThan(message.headers, maxBytes)) {
     await message.body?.cancel().catch(() => {});
     throw new TooLarge();
   }
-  if (declaresIdentityWithin(message.headers, maxBytes)) return new Uint8Array(await message.arrayBuffer());
-  return readBoundedBytes(message.body, maxBytes);
+  if (!declaresIdentityWithin(message.headers, maxBytes)) return readBoundedBytes(message.body, maxBytes);
+  const bytes = new Uint8Array(await message.arrayBuffer());
+  if (bytes.byteLength > maxBytes) throw new TooLarge();
+  return bytes;
 }
 
 /** A declared Content-Length already over the cap. */
@@ -51,12 +54,13 @@ export function declaresMoreThan(headers: Headers, maxBytes: number): boolean {
 }
 
 /**
- * A declared Content-Length within the cap on a body sent as it is (no Content-Encoding, which
- * the runtime would decode to more bytes than declared): such a body cannot grow past the cap, so
- * it may be read whole.
+ * A declared Content-Length within the cap that frames a body sent as it is: no Transfer-Encoding
+ * (which overrides Content-Length, RFC 9112 section 6.3) and no Content-Encoding (which the runtime
+ * decodes to more bytes than declared). Such a body cannot grow past the cap, so it may be read whole.
  */
 export function declaresIdentityWithin(headers: Headers, maxBytes: number): boolean {
   const declared = headers.get('content-length');
   const encoding = headers.get('content-encoding');
-  return declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= maxBytes && (encoding === null || encoding.trim().toLowerCase() === 'identity');
+  if (declared === null || !/^\d{1,15}$/.test(declared) || Number(declared) > maxBytes) return false;
+  return headers.get('transfer-encoding') === null && (encoding === null || encoding.trim().toLowerCase() === 'identity');
 }

@@ -12,7 +12,7 @@ import { writeLogLine, type Handled, type LogFacts } from './log';
 import { warmUpRequestPath } from './warm-up';
 
 const dispatch = buildRouter();
-warmUpRequestPath();
+void warmUpRequestPath().catch(() => false);
 /** Eight of the longest variable names still keep the line under MAX_LOG_LINE_BYTES. */
 const MAX_LOGGED_CONFIG_NAMES = 8;
 

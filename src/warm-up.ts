@@ -37,21 +37,25 @@ const WARM_UP_READ_URL = `${WARM_UP_ORIGIN}/?path=${encodeURIComponent(WARM_UP_P
 /** A canister answer for the warm-up note, as its bytes arrive. */
 const WARM_UP_ANSWER = new TextEncoder().encode(JSON.stringify({ path: WARM_UP_PATH, frontmatter: '{"title":"Warm up","tags":["a"]}', body: WARM_UP_NOTE }));
 
-export function warmUpRequestPath(): void {
-  void verifyWarmUpToken().then((authentication) => {
-    if (authentication?.ok) warmUpReadChecks(authentication.principal);
-  });
+/**
+ * Runs the warm-up. Everything but the token's verification runs before it returns; it resolves
+ * true when every step ran on its constant input as a request's would (test/worker/warm-up.test.ts).
+ */
+export async function warmUpRequestPath(): Promise<boolean> {
+  const verifying = verifyWarmUpToken();
   const note = noteFromAnswer(WARM_UP_ANSWER, WARM_UP_PATH);
   if (note.ok) buildAllContracts(WARM_UP_PATH, decodeWireFrontmatter(note.value.frontmatter), note.value.body);
   formatLogLine({ ...defaultLog('warm-up'), surface: 'rest', op: 'warm_up', upstream: '2xx', sections: 2, truncated: false });
+  const authentication = await verifying;
+  return note.ok && authentication?.ok === true && warmUpReadChecks(authentication.principal);
 }
 
-/** The checks gate.ts and read-note.ts run for a read, on the warm-up principal and path. */
-function warmUpReadChecks(principal: Principal): void {
+/** The checks gate.ts and read-note.ts run for a read, on the warm-up principal and path; true when they admit it. */
+function warmUpReadChecks(principal: Principal): boolean {
   const path = normalizeVaultPath(singlePathParam(new URL(WARM_UP_READ_URL)));
-  resolveVault(principal, { header: null, endpoint: null });
-  for (const contract of CONTRACTS) isToolAllowed(principal.role, contract.tool);
-  if (path.ok) isOutsideScopeUnread(principal, path.value);
+  const vault = resolveVault(principal, { header: null, endpoint: null });
+  const allowed = CONTRACTS.filter((contract) => isToolAllowed(principal.role, contract.tool));
+  return path.ok && vault.ok && allowed.length > 0 && !isOutsideScopeUnread(principal, path.value);
 }
 
 /** The warm-up token verified as a request's would be; null if the warm-up configuration were invalid. */

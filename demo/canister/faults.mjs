@@ -16,12 +16,12 @@ import { isIntIn, isOptionalString, isPlainObject } from './values.mjs';
  * @typedef {{ kind: 'status', status: number, body?: string, contentType?: string }
  *   | { kind: 'text', body: string, contentType?: string }
  *   | { kind: 'hang' }
- *   | { kind: 'hang-body' }
+ *   | { kind: 'hang-body', chunked?: boolean }
  *   | { kind: 'reset' }
  *   | { kind: 'reset-mid-body' }
- *   | { kind: 'drip', chunks: number, intervalMs: number }
+ *   | { kind: 'drip', chunks: number, intervalMs: number, chunked?: boolean }
  *   | { kind: 'huge', bytes: number, declareLength?: boolean }
- *   | { kind: 'gzip', bytes: number }} CanisterFault
+ *   | { kind: 'gzip', bytes: number, padBytes?: number }} CanisterFault
  *
  * @typedef {{ ok: true, fault: CanisterFault | null } | { ok: false, error: string }} FaultCheck
  *
@@ -102,7 +102,16 @@ function checkText(fault) {
  * @returns {FaultCheck}
  */
 function checkBare(fault) {
-  return { ok: true, fault: { kind: /** @type {'hang' | 'hang-body' | 'reset' | 'reset-mid-body'} */ (fault.kind) } };
+  return { ok: true, fault: { kind: /** @type {'hang' | 'reset' | 'reset-mid-body'} */ (fault.kind) } };
+}
+
+/**
+ * @param {Record<string, unknown>} fault
+ * @returns {FaultCheck}
+ */
+function checkHangBody(fault) {
+  if (fault.chunked !== undefined && typeof fault.chunked !== 'boolean') return { ok: false, error: 'chunked must be a boolean' };
+  return { ok: true, fault: { kind: 'hang-body', chunked: fault.chunked === true } };
 }
 
 /**
@@ -114,7 +123,8 @@ function checkDrip(fault) {
   if (!isIntIn(fault.intervalMs, 0, MAX_DRIP_INTERVAL_MS)) {
     return { ok: false, error: `intervalMs must be an integer 0..${MAX_DRIP_INTERVAL_MS}` };
   }
-  return { ok: true, fault: { kind: 'drip', chunks: fault.chunks, intervalMs: fault.intervalMs } };
+  if (fault.chunked !== undefined && typeof fault.chunked !== 'boolean') return { ok: false, error: 'chunked must be a boolean' };
+  return { ok: true, fault: { kind: 'drip', chunks: fault.chunks, intervalMs: fault.intervalMs, chunked: fault.chunked === true } };
 }
 
 /**
@@ -129,21 +139,24 @@ function checkHuge(fault) {
   return { ok: true, fault: { kind: 'huge', bytes: fault.bytes, declareLength: fault.declareLength === true } };
 }
 
-/** @type {Record<CanisterFault['kind'], (fault: Record<string, unknown>) => FaultCheck>} */
 /**
  * @param {Record<string, unknown>} fault
  * @returns {FaultCheck}
  */
 function checkGzip(fault) {
   if (!isIntIn(fault.bytes, 0, MAX_GZIP_BYTES)) return { ok: false, error: `bytes must be an integer 0..${MAX_GZIP_BYTES}` };
-  return { ok: true, fault: { kind: 'gzip', bytes: fault.bytes } };
+  if (fault.padBytes !== undefined && !isIntIn(fault.padBytes, 0, MAX_GZIP_BYTES)) {
+    return { ok: false, error: `padBytes must be an integer 0..${MAX_GZIP_BYTES}` };
+  }
+  return { ok: true, fault: { kind: 'gzip', bytes: fault.bytes, padBytes: fault.padBytes ?? 0 } };
 }
 
+/** @type {Record<CanisterFault['kind'], (fault: Record<string, unknown>) => FaultCheck>} */
 const FAULT_CHECKS = {
   status: checkStatus,
   text: checkText,
   hang: checkBare,
-  'hang-body': checkBare,
+  'hang-body': checkHangBody,
   reset: checkBare,
   'reset-mid-body': checkBare,
   drip: checkDrip,
@@ -211,12 +224,14 @@ function answerWith({ res }, status, body, contentType) {
 }
 
 /**
- * The note document as bytes, with 200 headers declaring its full length already written.
+ * The note document as bytes, with 200 headers already written: declaring its full length, or
+ * with `chunked`, none (Transfer-Encoding: chunked).
  * @param {FaultRequest} request
+ * @param {boolean} [chunked]
  */
-function startFullDocument({ res, note, path }) {
+function startFullDocument({ res, note, path }, chunked = false) {
   const full = Buffer.from(noteDocument(note, path), 'utf8');
-  res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Length': String(full.length) });
+  res.writeHead(200, chunked ? { 'Content-Type': JSON_TYPE } : { 'Content-Type': JSON_TYPE, 'Content-Length': String(full.length) });
   return full;
 }
 
@@ -224,9 +239,10 @@ function startFullDocument({ res, note, path }) {
  * 200 headers and the first half of the note document; then nothing more, or a destroyed socket.
  * @param {FaultRequest} request
  * @param {boolean} thenReset
+ * @param {boolean} [chunked]
  */
-function sendHalfDocument(request, thenReset) {
-  const full = startFullDocument(request);
+function sendHalfDocument(request, thenReset, chunked = false) {
+  const full = startFullDocument(request, chunked);
   const partial = full.subarray(0, Math.max(1, Math.floor(full.length / 2)));
   request.res.write(partial, () => {
     if (thenReset) request.req.socket.destroy();
@@ -248,10 +264,11 @@ function resetConnection({ req }) {
  * @param {FaultRequest} request
  * @param {number} chunks
  * @param {number} intervalMs
+ * @param {boolean} [chunked]
  */
-function dripDocument(request, chunks, intervalMs) {
+function dripDocument(request, chunks, intervalMs, chunked = false) {
   const { res, timers } = request;
-  const full = startFullDocument(request);
+  const full = startFullDocument(request, chunked);
   const size = Math.ceil(full.length / Math.min(chunks, Math.max(1, full.length)));
   let offset = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -313,14 +330,15 @@ function streamHugeNote({ res, path }, bodyChars, declareLength) {
 }
 
 /**
- * 200, a valid note JSON whose body is `bodyChars` filler characters, gzip-compressed with
- * Content-Encoding: gzip and the compressed Content-Length: a body that decodes to far more bytes
- * than it declares.
+ * 200, a valid note JSON whose body is `bodyChars` filler characters, with `padBytes` more in a
+ * field a reader ignores, gzip-compressed with Content-Encoding: gzip and the compressed
+ * Content-Length: a body that decodes to far more bytes than it declares.
  * @param {FaultRequest} request
  * @param {number} bodyChars
+ * @param {number} padBytes
  */
-function sendGzippedNote({ res, path }, bodyChars) {
-  const compressed = gzipSync(JSON.stringify({ path, frontmatter: '{}', body: fillerSlice(0, bodyChars) }));
+function sendGzippedNote({ res, path }, bodyChars, padBytes) {
+  const compressed = gzipSync(JSON.stringify({ path, frontmatter: '{}', body: fillerSlice(0, bodyChars), pad: 'p'.repeat(padBytes) }));
   res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Encoding': 'gzip', 'Content-Length': String(compressed.length) });
   res.end(compressed);
 }
@@ -343,18 +361,18 @@ export function applyFault(request, fault) {
       return;
     case 'hang-body':
     case 'reset-mid-body':
-      sendHalfDocument(request, fault.kind === 'reset-mid-body');
+      sendHalfDocument(request, fault.kind === 'reset-mid-body', fault.kind === 'hang-body' && fault.chunked === true);
       return;
     case 'reset':
       resetConnection(request);
       return;
     case 'drip':
-      dripDocument(request, fault.chunks, fault.intervalMs);
+      dripDocument(request, fault.chunks, fault.intervalMs, fault.chunked === true);
       return;
     case 'huge':
       streamHugeNote(request, fault.bytes, fault.declareLength === true);
       return;
     case 'gzip':
-      sendGzippedNote(request, fault.bytes);
+      sendGzippedNote(request, fault.bytes, fault.padBytes ?? 0);
   }
 }

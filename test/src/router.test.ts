@@ -13,8 +13,10 @@ const dispatch = buildRouter();
 async function routed(target: string, method = 'GET') {
   const request = new Request(`https://edge.example${target}`, { method, body: method === 'POST' ? '{}' : undefined });
   const { response, facts } = await dispatch({ request, url: new URL(request.url), config: null });
-  return { status: response.status, op: facts.op, outcome: facts.outcome, allow: response.headers.get('Allow') };
+  return { status: response.status, op: facts.op, outcome: facts.outcome, allow: response.headers.get('Allow'), body: await response.text() };
 }
+
+const JSON_404 = JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' });
 
 describe('route dispatch', () => {
   it.each([
@@ -30,9 +32,19 @@ describe('route dispatch', () => {
     expect((await routed(target)).op).toBe(op);
   });
 
+  it('every route in the table is reached by its own path and method: no other path shadows it', async () => {
+    for (const route of ROUTES) {
+      const answer = await routed(route.path.replace(':vault', 'default'), route.method);
+      // `op` is set only once a route is reached; the route itself may still refuse (config is null here).
+      expect(answer.outcome, `${route.method} ${route.path}`).not.toBe('METHOD_NOT_ALLOWED');
+      expect(answer.op, `${route.method} ${route.path}`).toBe(route.op);
+    }
+  });
+
   it.each([
     '/',
-    '',
+    '//health',
+    '/health/x',
     '/HEALTH',
     '/%68ealth',
     '/health.json',
@@ -47,13 +59,31 @@ describe('route dispatch', () => {
     '/.well-known/oauth-protected-resource/mcp/vaults/',
     '/.well-known/oauth-protected-resource/mcp/vaults/a/b',
   ])('GET %j is the JSON 404', async (target) => {
-    expect(await routed(target)).toMatchObject({ status: 404, outcome: 'NOT_FOUND' });
+    expect(await routed(target)).toMatchObject({ status: 404, outcome: 'NOT_FOUND', body: JSON_404 });
   });
 
-  it('POST /mcp/vaults/<id> with one segment reaches MCP; an empty or nested id is that endpoint\'s 404', async () => {
+  it('POST /mcp/vaults/<id> with one segment reaches MCP; an empty or nested id is the JSON 404', async () => {
     expect((await routed('/mcp/vaults/default', 'POST')).op).toBe('mcp');
     expect((await routed('/mcp/vaults/default/', 'POST')).op).toBe('mcp');
-    for (const target of ['/mcp/vaults/a/b', '/mcp/vaults//']) expect((await routed(target, 'POST')).status).toBe(404);
+    // The URL parser reads `%2e` as a dot segment: `/mcp/vaults/%2e` is `/mcp/vaults/`.
+    for (const target of ['/mcp/vaults/a/b', '/mcp/vaults//', '/mcp/vaults/%2e']) {
+      expect(await routed(target, 'POST'), target).toMatchObject({ status: 404, outcome: 'NOT_FOUND', body: JSON_404 });
+    }
+  });
+
+  it('a segment that is not a vault id (an encoded slash, an encoded space) reaches the MCP route, which answers its own 404', async () => {
+    for (const target of ['/mcp/vaults/a%2Fb', '/mcp/vaults/a%20b']) {
+      expect(await routed(target, 'POST'), target).toMatchObject({ status: 404, op: 'mcp', outcome: 'NOT_FOUND' });
+    }
+  });
+
+  it('dot segments are resolved by the URL parser before dispatch: /mcp/vaults/.. is /mcp', async () => {
+    expect((await routed('/mcp/vaults/..', 'POST')).op).toBe('mcp');
+    expect((await routed('/mcp/vaults/%2e%2e', 'POST')).op).toBe('mcp');
+  });
+
+  it('GET /mcp/vaults/server-card names a vault called server-card: the MCP endpoint\'s 405, not the card', async () => {
+    expect(await routed('/mcp/vaults/server-card')).toMatchObject({ status: 405, op: 'mcp', outcome: 'METHOD_NOT_ALLOWED' });
   });
 
   it('every other method on every routed path is its 405 with Allow, HEAD included', async () => {

@@ -138,6 +138,29 @@ describe('MCP protocol', () => {
     expect(res.status).toBe(413);
   });
 
+  it('a body of exactly 1 MiB is read, declared or streamed; one byte more is 413 either way', async () => {
+    const { token } = await setup();
+    const MIB = 1024 * 1024;
+    const sized = (bytes: number): string => {
+      const [head, tail] = ['{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"', '"}}'];
+      return head + 'x'.repeat(bytes - head.length - tail.length) + tail;
+    };
+    const streamed = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          const bytes = new TextEncoder().encode(text);
+          for (let at = 0; at < bytes.length; at += 64 * 1024) controller.enqueue(bytes.slice(at, at + 64 * 1024));
+          controller.close();
+        },
+      });
+    const post = (body: BodyInit, declared?: number) =>
+      callWorker('/mcp', { method: 'POST', token, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(declared === undefined ? {} : { 'Content-Length': String(declared) }) }, body });
+    expect((await post(sized(MIB), MIB)).status).toBe(200);
+    expect((await post(streamed(sized(MIB)))).status).toBe(200);
+    expect((await post(sized(MIB + 1), MIB + 1)).status).toBe(413);
+    expect((await post(streamed(sized(MIB + 1)))).status).toBe(413);
+  });
+
   it('an mcp_access token with only vault:read may POST (the reference quirk is not copied)', async () => {
     const { token } = await setup({ type: 'mcp_access', aud: 'https://edge.example/mcp', scopes: ['vault:read'] });
     const rpc = await callTool(TOOLS.note_outline, { path: NOTE.path }, { token });

@@ -1,10 +1,11 @@
 /**
- * The startup warm-up (src/warm-up.ts) verifies a constant token, so the verification path is
- * compiled before the first request. It must verify (else it warms only the refusal path), and
- * its placeholder key must verify nothing for the Worker itself.
+ * The startup warm-up (src/warm-up.ts) runs a read's steps on constants, so their code is compiled
+ * before the first request. Every step must take its accepting path (else it warms only a refusal):
+ * the token verifies, the path and vault are admitted, the canister answer decodes; and the
+ * placeholder key must verify nothing for the Worker itself.
  */
 import { describe, expect, it } from 'vitest';
-import { verifyWarmUpToken, WARM_UP_KEY } from '../../src/warm-up';
+import { verifyWarmUpToken, warmUpRequestPath, WARM_UP_KEY } from '../../src/warm-up';
 import { REST_ROUTES, callWorker, mintToken } from '../support/worker/harness';
 
 describe('startup warm-up', () => {
@@ -12,6 +13,11 @@ describe('startup warm-up', () => {
     const verified = await verifyWarmUpToken();
     expect(verified?.ok).toBe(true);
     if (verified?.ok) expect(verified.principal).toMatchObject({ sub: 'warm-up', tokenType: 'session', role: 'viewer' });
+  });
+
+  it('runs every step of a read on its constants as a request would, and does so again', async () => {
+    expect(await warmUpRequestPath()).toBe(true);
+    expect(await warmUpRequestPath()).toBe(true);
   });
 
   it('leaves the placeholder key out of the Worker: a token signed with it is refused (RFC 6750 section 3.1)', async () => {

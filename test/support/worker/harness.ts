@@ -49,7 +49,7 @@ export interface CallOptions {
   method?: string;
   token?: string | null;
   headers?: Record<string, string>;
-  body?: string;
+  body?: BodyInit;
   env?: Record<string, string>;
   /**
    * Bindings for this call, over the default: RATE_LIMITER is the pool's lifted TEST_RATE_LIMITER
