@@ -47,10 +47,16 @@ export async function readBodyWithin(message: Request | Response, maxBytes: numb
   return bytes;
 }
 
+/** The declared Content-Length when it is one decimal number (RFC 9110 section 8.6: 1*DIGIT) of at most 15 digits, else null. */
+function declaredLength(headers: Headers): number | null {
+  const declared = headers.get('content-length');
+  return declared !== null && /^\d{1,15}$/.test(declared) ? Number(declared) : null;
+}
+
 /** A declared Content-Length already over the cap. */
 export function declaresMoreThan(headers: Headers, maxBytes: number): boolean {
-  const declared = Number(headers.get('content-length'));
-  return Number.isFinite(declared) && declared > maxBytes;
+  const declared = declaredLength(headers);
+  return declared !== null && declared > maxBytes;
 }
 
 /**
@@ -59,8 +65,8 @@ export function declaresMoreThan(headers: Headers, maxBytes: number): boolean {
  * decodes to more bytes than declared). Such a body cannot grow past the cap, so it may be read whole.
  */
 export function declaresIdentityWithin(headers: Headers, maxBytes: number): boolean {
-  const declared = headers.get('content-length');
+  const declared = declaredLength(headers);
   const encoding = headers.get('content-encoding');
-  if (declared === null || !/^\d{1,15}$/.test(declared) || Number(declared) > maxBytes) return false;
+  if (declared === null || declared > maxBytes) return false;
   return headers.get('transfer-encoding') === null && (encoding === null || encoding.trim().toLowerCase() === 'identity');
 }

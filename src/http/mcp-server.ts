@@ -202,8 +202,8 @@ function buildServer(exchange: Exchange, era: 'legacy' | 'modern'): ExchangeServ
  * The SDK's answer to the exchange's one message in its era, from the one server factory. The
  * exchange's server and transport are left to the garbage collector, not closed: answers are JSON
  * (no stream) with no keep-alive timer, and this server sends no request of its own, so nothing of
- * them outlives the answer; close() would only settle nothing, at about 0.2 ms a call
- * (docs/PERFORMANCE.md, the request path).
+ * them outlives the answer and close() would settle nothing (its cost: docs/PERFORMANCE.md, the
+ * request path).
  */
 async function sdkAnswer(era: 'legacy' | 'modern', exchange: Exchange): Promise<Response> {
   const options = { parsedBody: exchange.rawMessage };

@@ -133,8 +133,8 @@ const notFound = (): Handled => ({ response: jsonNotFound(), facts: { outcome: '
 
 /**
  * The dispatch: the route of the request's path and method, a 405 for a known path's other
- * methods, else a 404. A table scan of plain string tests: itty-router's dispatch cost about
- * 0.1 ms of workerd CPU per read (docs/PERFORMANCE.md, the request path).
+ * methods, else a 404. A table scan of plain string tests, not a router library: the measured
+ * reason is in docs/PERFORMANCE.md (the request path).
  */
 export function buildRouter(): (context: RouteContext) => Promise<Handled> {
   const paths: PathRoutes[] = [...new Set(ROUTES.map((route) => route.path))].map((path) => {
