@@ -12,6 +12,7 @@
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { KeySetUnavailable, remoteJwks } from './jwks';
+import { acceptedPrincipal, rememberAccepted, type AcceptanceWindow } from './accepted-tokens';
 import * as z from 'zod/v4';
 import type { Config } from '../config';
 import type { ReadError } from '../errors';
@@ -40,21 +41,22 @@ const AGENT_AUDIENCE = 'knowtation-hub-rest';
 const AGENT_TYP = 'kt_agent_access';
 
 export interface HostedScope {
-  projects: string[];
-  folders: string[];
+  readonly projects: readonly string[];
+  readonly folders: readonly string[];
 }
 
+/** Immutable: one principal may answer many requests (accepted-tokens.ts). */
 export interface Principal {
-  sub: string;
+  readonly sub: string;
   /** `oauth_access`: an RFC 9068 JWT access token (header `typ: at+jwt`). */
-  tokenType: 'session' | 'mcp_access' | 'agent_access' | 'oauth_access';
-  role: Role;
+  readonly tokenType: 'session' | 'mcp_access' | 'agent_access' | 'oauth_access';
+  readonly role: Role;
   /** The canister partition user: effective_canister_user_id, else sub. */
-  canisterUserId: string;
+  readonly canisterUserId: string;
   /** When set, the request vault must be one of these. */
-  allowedVaultIds: string[] | null;
+  readonly allowedVaultIds: readonly string[] | null;
   /** Non-empty hosted scope, or null when the principal is unscoped. */
-  scope: HostedScope | null;
+  readonly scope: HostedScope | null;
 }
 
 const stringList = z.array(z.string());
@@ -190,7 +192,7 @@ interface VerifiedToken {
   viaKeySet: boolean;
 }
 
-async function verifySignature(token: string, config: Config): Promise<Refusable<VerifiedToken>> {
+async function verifySignature(token: string, config: Config, nowSeconds: number): Promise<Refusable<VerifiedToken>> {
   let alg: unknown;
   let typ: unknown;
   try {
@@ -202,6 +204,8 @@ async function verifySignature(token: string, config: Config): Promise<Refusable
   // RFC 9068 section 4: an access token's issuer is exactly the authorization server this resource names.
   if (isAccessToken && !config.authorizationServer) return refuse('bad_issuer');
   const options = {
+    // One clock for every time rule: jose's exp and nbf, the iat rule below and the accepted-token memo.
+    currentDate: new Date(nowSeconds * 1000),
     clockTolerance: CLOCK_TOLERANCE_SECONDS,
     requiredClaims: isAccessToken ? ACCESS_TOKEN_CLAIMS : ['exp', 'sub'],
     issuer: isAccessToken ? config.authorizationServer : config.issuer,
@@ -280,9 +284,15 @@ export async function authenticate(
   resource: ProtectedResource,
   nowSeconds: number,
 ): Promise<Authentication> {
-  const principal = await principalFrom(authorization, config, resource, nowSeconds);
-  if (principal.ok) return { ok: true, principal: principal.value };
-  const { reason } = principal;
+  const remembered = authorization === null ? null : acceptedPrincipal<Principal>(config, resource.id, authorization, nowSeconds);
+  if (remembered) return { ok: true, principal: remembered };
+  const accepted = await principalFrom(authorization, config, resource, nowSeconds);
+  if (accepted.ok) {
+    const { principal, window } = accepted.value;
+    rememberAccepted(config, resource.id, authorization as string, principal, window, nowSeconds);
+    return { ok: true, principal };
+  }
+  const { reason } = accepted;
   if (reason === 'insufficient_scope') return { ok: false, error: { kind: 'InsufficientScope' }, reason };
   if (reason === 'jwks_unavailable') return { ok: false, error: { kind: 'AuthUnavailable' }, reason };
   return { ok: false, error: { kind: 'Unauthorized', invalidToken: authorization != null }, reason };
@@ -354,10 +364,24 @@ function keySetTokenRefusal(verified: VerifiedToken, config: Config): TokenRefus
   return audiences.includes(config.audience) ? null : 'bad_audience';
 }
 
-async function principalFrom(header: string | null, config: Config, resource: ProtectedResource, nowSeconds: number): Promise<Refusable<Principal>> {
+/**
+ * The window in which jose and the iat rule accept a verified token: exp (required) with the
+ * tolerance after it, nbf and iat (when present) with the tolerance before them.
+ */
+function acceptanceWindow(payload: JWTPayload): AcceptanceWindow {
+  const starts = [payload.nbf, payload.iat].filter((value): value is number => typeof value === 'number');
+  return { from: Math.max(-Infinity, ...starts) - CLOCK_TOLERANCE_SECONDS, until: (payload.exp as number) + CLOCK_TOLERANCE_SECONDS };
+}
+
+async function principalFrom(
+  header: string | null,
+  config: Config,
+  resource: ProtectedResource,
+  nowSeconds: number,
+): Promise<Refusable<{ principal: Principal; window: AcceptanceWindow }>> {
   const token = bearerToken(header);
   if (!token.ok) return token;
-  const verified = await verifySignature(token.value, config);
+  const verified = await verifySignature(token.value, config, nowSeconds);
   if (!verified.ok) return verified;
   const typing = keySetTokenRefusal(verified.value, config);
   if (typing) return refuse(typing);
@@ -388,12 +412,14 @@ async function principalFrom(header: string | null, config: Config, resource: Pr
     allowedVaultIds = allowedVaultIds ? allowedVaultIds.filter((v) => bound.includes(v)) : bound;
   }
 
-  return accept({
+  // Frozen: a remembered principal answers later requests (accepted-tokens.ts), so nothing may change it.
+  const principal: Principal = Object.freeze({
     sub: claims.sub,
     tokenType: tokenType.value,
     role: normalizeRole(claims.role),
     canisterUserId: canisterUser ? canisterUser : claims.sub,
-    allowedVaultIds,
-    scope: scope.value,
+    allowedVaultIds: allowedVaultIds && Object.freeze([...allowedVaultIds]),
+    scope: scope.value && Object.freeze({ projects: Object.freeze([...scope.value.projects]), folders: Object.freeze([...scope.value.folders]) }),
   });
+  return accept({ principal, window: acceptanceWindow(payload) });
 }

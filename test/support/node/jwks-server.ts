@@ -27,7 +27,15 @@ export async function startJwksServer(): Promise<JwksServer> {
   const json = (response: ServerResponse, body: string) =>
     response.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
 
+  // /rotating/<id> publishes the key until POST /rotating/<id>/retire, then an empty set.
+  const retired = new Set<string>();
   const server: Server = createServer((request, response) => {
+    const rotating = /^\/rotating\/([\w-]+)(\/retire)?$/.exec(request.url ?? '');
+    if (rotating) {
+      const [, id, retire] = rotating as unknown as [string, string, string | undefined];
+      if (retire && request.method === 'POST') retired.add(id);
+      return json(response, retired.has(id) ? '{"keys":[]}' : good);
+    }
     switch (request.url) {
       case '/good':
         return json(response, good);

@@ -64,13 +64,36 @@ export function rateLimitBinding(name: 'RATE_LIMITER' | 'PROTOCOL_RATE_LIMITER' 
   return (poolBindings as unknown as Record<string, unknown>)[name];
 }
 
+const envs = new Map<string, Record<string, unknown>>();
+const bindingIds = new Map<unknown, number>();
+
+/**
+ * One env object per distinct set of bindings, as an isolate hands the same env to every request:
+ * what the Worker keeps per configuration (its parsed config, accepted-tokens.ts) then lives
+ * across a suite's calls as it does across a deployment's requests.
+ */
+function isolateEnv(env: Record<string, unknown>): Record<string, unknown> {
+  const idOf = (value: unknown): unknown => {
+    if (typeof value === 'string' || value === undefined) return value;
+    if (!bindingIds.has(value)) bindingIds.set(value, bindingIds.size);
+    return { binding: bindingIds.get(value) };
+  };
+  const key = JSON.stringify(Object.keys(env).sort().map((name) => [name, idOf(env[name])]));
+  let kept = envs.get(key);
+  if (!kept) {
+    kept = env;
+    envs.set(key, kept);
+  }
+  return kept;
+}
+
 export async function callWorker(pathAndQuery: string, options: CallOptions = {}): Promise<Response> {
   const headers = new Headers(options.headers);
   if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
   const method = options.method ?? 'GET';
   const request = new Request(`${ORIGIN}${pathAndQuery}`, { method, headers, body: options.body });
   const lifted = rateLimitBinding('TEST_RATE_LIMITER');
-  const env = { RATE_LIMITER: lifted, PROTOCOL_RATE_LIMITER: lifted, ...(options.env ?? testEnv()), ...options.bindings };
+  const env = isolateEnv({ RATE_LIMITER: lifted, PROTOCOL_RATE_LIMITER: lifted, ...(options.env ?? testEnv()), ...options.bindings });
   const response = await worker.fetch(request, env);
   // Every response a test sees must be one openapi.yaml documents.
   await assertMatchesOpenApi(method, new URL(request.url).pathname, response);
