@@ -12,7 +12,8 @@
  * - the read floor: our REST read of each real note (the shared corpus) against the floor Worker's
  *   read of the same notes (bench-floor-worker.js: the same canister GET, JSON parse, one log line,
  *   a one-field answer), each net of the floor's no-op GET /health, their ratio, and MCP tools/call
- *   of the same notes over that REST read; then that read's CPU by phase (bench-phases.ts).
+ *   of the same notes over that REST read, measured a request at a time (measureReads); then that
+ *   read's CPU by phase (bench-phases.ts).
  *
  * One Miniflare (one workerd process) runs every Worker, each on its own socket (no entry worker in
  * front). The kinds are measured in rounds, each round starting at the next kind, so a change in
@@ -24,7 +25,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { figure, spreadOf, type Report, type Spread } from './bench-report';
+import { figure, median, spreadOf, type Report, type Spread } from './bench-report';
 import {
   at,
   benchToken,
@@ -107,6 +108,7 @@ type KindKey =
   | 'medium'
   | McpEra
   | 'exchange'
+  | 'our no-op'
   | 'read'
   | 'floor'
   | `read ${McpEra}`;
@@ -121,6 +123,8 @@ interface Kind {
   worker: WorkerName;
   /** The kind's `index`th request (reads take the corpus notes in turn). */
   send: (base: URL, index: number) => Promise<Response>;
+  /** A read row: measured a request at a time, interleaved with the other read rows (measureReads). */
+  interleaved?: boolean;
 }
 
 /** What the read rows read, in their labels. */
@@ -138,15 +142,17 @@ function kinds(token: string, smallChars: number, mediumChars: number, readPaths
     readPaths.length === 0
       ? []
       : [
-          { key: 'exchange', label: 'floor GET /health (no-op)', status: 200, worker: 'floor', send: (base) => fetch(new URL('/health', base)) },
-          { key: 'read', label: `REST read, ${READ_NOTES}`, status: 200, worker: 'plain', send: (base, index) => outline(base, readPath(index), bearer) },
-          { key: 'floor', label: `floor read, ${READ_NOTES}`, status: 200, worker: 'floor', send: (base, index) => outline(base, readPath(index), null) },
+          { key: 'exchange', label: 'floor GET /health (no-op)', status: 200, worker: 'floor', interleaved: true, send: (base) => fetch(new URL('/health', base)) },
+          { key: 'our no-op', label: 'our GET /health', status: 200, worker: 'plain', interleaved: true, send: (base) => fetch(new URL('/health', base)) },
+          { key: 'read', label: `REST read, ${READ_NOTES}`, status: 200, worker: 'plain', interleaved: true, send: (base, index) => outline(base, readPath(index), bearer) },
+          { key: 'floor', label: `floor read, ${READ_NOTES}`, status: 200, worker: 'floor', interleaved: true, send: (base, index) => outline(base, readPath(index), null) },
           ...MCP_ERAS.map(
             (era): Kind => ({
               key: `read ${era}`,
               label: `MCP ${era} tools/call, ${READ_NOTES}`,
               status: 200,
               worker: 'plain',
+              interleaved: true,
               send: (base, index) => mcpToolCall(base, token, era, readPath(index)),
             }),
           ),
@@ -190,6 +196,44 @@ interface Measured {
   sched: number;
 }
 
+/** Per read kind, each request's workerd CPU (schedstat ms) and wall ms, in the order they were sent. */
+type ReadSamples = Map<KindKey, { cpu: number[]; latencies: number[] }>;
+
+/** Consecutive blocks the read samples are cut into for a figure's spread, as rounds are for the other rows. */
+const READ_BLOCKS = 8;
+
+/**
+ * The read rows, a request at a time: each pass sends one request of every read kind, in an order
+ * that turns by one each pass, and reads every workerd thread's schedstat around each request with
+ * workerd idle (a 1 ms timer either side). A request's CPU is then its own, and a burst of other load
+ * on the shared machine lands on a few samples, which the medians set aside; totals over a batch
+ * carried it into the figure.
+ */
+async function measureReads(kinds: Kind[], send: (kind: Kind) => Promise<number>, workerd: number[], passes: number): Promise<ReadSamples> {
+  const samples: ReadSamples = new Map(kinds.map((kind) => [kind.key, { cpu: [], latencies: [] }]));
+  const idle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
+  for (let pass = 0; pass < passes; pass++) {
+    for (let step = 0; step < kinds.length; step++) {
+      const kind = kinds[(pass + step) % kinds.length] as Kind;
+      await idle();
+      const before = await schedTime(workerd);
+      const ms = await send(kind);
+      await idle();
+      const after = await schedTime(workerd);
+      const entry = samples.get(kind.key) as { cpu: number[]; latencies: number[] };
+      entry.latencies.push(ms);
+      entry.cpu.push(before && after ? after.runMs - before.runMs : NaN);
+    }
+  }
+  return samples;
+}
+
+/** The samples cut into READ_BLOCKS consecutive blocks. */
+function blocksOf(samples: number[]): number[][] {
+  const size = Math.ceil(samples.length / READ_BLOCKS);
+  return Array.from({ length: Math.ceil(samples.length / size) }, (_, block) => samples.slice(block * size, (block + 1) * size));
+}
+
 /** The fixed-cost section. */
 export async function fixedCostSection(options: FixedCostOptions): Promise<FixedCostResult> {
   const { report, quick } = options;
@@ -215,8 +259,10 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   ]);
   const output: WorkerOutput = { logLines: 0, errorText: '' };
   let worker: MiniflareWorker | undefined;
+  let all: Kind[] = [];
   let measured: Measured[];
   let workerd: number[];
+  let reads: ReadSamples | null = null;
   try {
     buildWorkerBundle(options.repoRoot, outDir);
     worker = await startWorker(outDir, canister.url, output, [
@@ -232,7 +278,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       floor: await worker.unsafeGetDirectURL('floor'),
     };
     const token = await benchToken();
-    const all = kinds(token, options.smallBody.length, options.mediumBody.length, readPaths);
+    all = kinds(token, options.smallBody.length, options.mediumBody.length, readPaths);
     workerd = await workerdPids((pid) => pid === process.pid);
     const sent = new Map<KindKey, number>();
     const send = async (kind: Kind): Promise<number> => {
@@ -246,11 +292,12 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       if (response.status !== kind.status || mcpError) throw new Error(`${kind.label}: status ${response.status} ${text.slice(0, 160)}`);
       return ms;
     };
-    measured = all.map((kind) => ({ kind, latencies: [], cpuTotal: 0, schedTotal: 0, rounds: [], cpu: NaN, sched: NaN }));
+    const batched = all.filter((kind) => !kind.interleaved);
+    measured = batched.map((kind) => ({ kind, latencies: [], cpuTotal: 0, schedTotal: 0, rounds: [], cpu: NaN, sched: NaN }));
     for (const kind of all) for (let index = 0; index < warmups; index++) await send(kind);
     for (let round = 0; round < rounds; round++) {
-      for (let step = 0; step < all.length; step++) {
-        const entry = measured[(round + step) % all.length] as Measured;
+      for (let step = 0; step < batched.length; step++) {
+        const entry = measured[(round + step) % batched.length] as Measured;
         const before = await cpuMs(workerd);
         const schedBefore = await schedTime(workerd);
         for (let index = 0; index < perRound; index++) entry.latencies.push(await send(entry.kind));
@@ -263,6 +310,9 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       }
     }
     if (readPaths.length > 0 && workerd.length > 0) {
+      const passes = quick ? 1 : 3;
+      options.progress(`fixed cost: ${passes} interleaved passes over the ${readPaths.length} read notes`);
+      reads = await measureReads(all.filter((kind) => kind.interleaved), send, workerd, passes * readPaths.length);
       options.progress(`fixed cost: the phases of a read, ${phaseRounds} rounds`);
       phases = await measurePhases(await worker.unsafeGetDirectURL('phases'), `Bearer ${token}`, workerd, phaseRounds, readPaths.length);
     }
@@ -340,20 +390,26 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   result.restFixed = rounded('missing', 'health');
   result.mcpOverRest = MCP_ERAS.map((era) => ({ era, ...rounded(era, 'small') }));
   result.rateLimit = judged('missingLimited', 'missing');
-  const readsMeasured = options.readNotes.length > 0;
+  // The read rows: medians of per-request CPU, their spread over consecutive blocks of samples.
+  const readSamples = reads;
+  const readsMeasured = readSamples !== null && [...readSamples.values()].every((entry) => entry.cpu.every(Number.isFinite));
+  const readCpu = (key: KindKey): number => median((readSamples?.get(key)?.cpu ?? []) as number[]);
+  const readBlocks = (key: KindKey): number[] => blocksOf(readSamples?.get(key)?.cpu ?? []).map(median);
   if (readsMeasured) {
-    const ours = judged('read', 'exchange');
-    const floor = judged('floor', 'exchange');
-    const ratioSpread = spreadOf(
-      roundIndexes.map((round) => (inRound('read', round) - inRound('exchange', round)) / (inRound('floor', round) - inRound('exchange', round))),
-    );
+    const [read, floor, exchange] = (['read', 'floor', 'exchange'] as const).map(readBlocks) as [number[], number[], number[]];
+    const ours = readCpu('read') - readCpu('exchange');
+    const floorMs = readCpu('floor') - readCpu('exchange');
     result.read = {
       ours,
-      floor,
-      ratio: ours / floor,
-      ratioSpread,
-      ourHealth: judged('health', 'exchange'),
-      mcpOverRead: MCP_ERAS.map((era) => ({ era, ...rounded(`read ${era}`, 'read') })),
+      floor: floorMs,
+      ratio: ours / floorMs,
+      ratioSpread: spreadOf(read.map((value, block) => (value - (exchange[block] as number)) / ((floor[block] as number) - (exchange[block] as number)))),
+      ourHealth: readCpu('our no-op') - readCpu('exchange'),
+      mcpOverRead: MCP_ERAS.map((era) => ({
+        era,
+        ms: readCpu(`read ${era}`) - readCpu('read'),
+        spread: spreadOf(readBlocks(`read ${era}`).map((value, block) => value - (read[block] as number))),
+      })),
     };
   }
   const mark = (value: number, bound: number | undefined): string => (!quick && bound !== undefined && value > bound ? '!' : '');
@@ -366,28 +422,23 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       bound === undefined ? '-' : `<= ${bound}`,
     ];
   };
-  /** (a - base) / (b - base) on both measures, marked against `bound` on the judged one. */
-  const ratio = (a: KindKey, b: KindKey, base: KindKey, bound: number): string[] => {
-    const ticks = (cpuOf(a) - cpuOf(base)) / (cpuOf(b) - cpuOf(base));
-    const sched = (schedOf(a) - schedOf(base)) / (schedOf(b) - schedOf(base));
-    return [
-      `${ticks.toFixed(2)}x${schedRead ? '' : mark(ticks, bound)}`,
-      schedRead ? `${sched.toFixed(2)}x${mark(sched, bound)}` : '-',
-      `<= ${bound}x`,
-    ];
-  };
   const derived: string[][] = [
     ['fixed cost of a REST read (404 - /health)', ...difference('missing', 'health', FIXED_TARGET.restFixedMs)],
     ...MCP_ERAS.map((era) => [`MCP ${era} tools/call over the same REST read`, ...difference(era, 'small', FIXED_TARGET.mcpOverRestMs)]),
     ['local rate-limit simulation (404 with - without)', ...difference('missingLimited', 'missing')],
     [`a ${options.mediumBody.length}-char outline over a ${options.smallBody.length}-char one`, ...difference('medium', 'small')],
-    ...(readsMeasured
+    ...(result.read
       ? [
-          [`our REST read, ${READ_NOTES} (read - no-op)`, ...difference('read', 'exchange')],
-          [`the floor's read, ${READ_NOTES} (floor - no-op)`, ...difference('floor', 'exchange')],
-          [`our read over the floor's (ratio of the two)`, ...ratio('read', 'floor', 'exchange', FIXED_TARGET.readOverFloor)],
-          ['our GET /health (health - no-op)', ...difference('health', 'exchange')],
-          ...MCP_ERAS.map((era) => [`MCP ${era} tools/call over that REST read`, ...difference(`read ${era}`, 'read', FIXED_TARGET.mcpOverRestMs)]),
+          [`our REST read, ${READ_NOTES} (read - no-op)`, '-', result.read.ours.toFixed(3), '-'],
+          [`the floor's read, ${READ_NOTES} (floor - no-op)`, '-', result.read.floor.toFixed(3), '-'],
+          [`our read over the floor's (ratio of the two)`, '-', `${result.read.ratio.toFixed(2)}x${mark(result.read.ratio, FIXED_TARGET.readOverFloor)}`, `<= ${FIXED_TARGET.readOverFloor}x`],
+          ['our GET /health (our no-op - no-op)', '-', result.read.ourHealth.toFixed(3), '-'],
+          ...result.read.mcpOverRead.map((each) => [
+            `MCP ${each.era} tools/call over that REST read`,
+            '-',
+            `${each.ms.toFixed(3)}${mark(each.ms, FIXED_TARGET.mcpOverRestMs)}`,
+            `<= ${FIXED_TARGET.mcpOverRestMs}`,
+          ]),
         ]
       : []),
   ];
@@ -405,8 +456,25 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
         (quick ? '; not judged per row (--quick), see the summary' : '; ! marks a miss'),
     ],
   ]);
-  if (readsMeasured) {
+  if (readsMeasured && readSamples) {
+    report.raw('');
+    const quartile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] as number;
+    report.table(
+      [{ header: 'read rows, a request at a time', text: true }, { header: 'n' }, { header: 'p50 ms' }, { header: 'sched p25' }, { header: 'sched p50' }, { header: 'sched p75' }],
+      all
+        .filter((kind) => kind.interleaved)
+        .map((kind) => {
+          const { cpu, latencies } = readSamples.get(kind.key) as { cpu: number[]; latencies: number[] };
+          return [kind.label, String(cpu.length), figure(median(latencies), 2), quartile(cpu, 0.25).toFixed(3), median(cpu).toFixed(3), quartile(cpu, 0.75).toFixed(3)];
+        }),
+    );
     report.legend([
+      [
+        'read rows',
+        'interleaved a request at a time (measureReads): workerd CPU per request from schedstat around it, its ' +
+          `quartiles over the requests; the derived read figures are differences of medians, their spread the ${READ_BLOCKS} ` +
+          'consecutive blocks of samples',
+      ],
       [
         'reads',
         `the ${options.readNotes.length} notes of the shared corpus, each read in turn (mean ` +
