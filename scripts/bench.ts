@@ -19,10 +19,11 @@
  *   its metafile), and the first request a fresh Worker serves against its warm median (REST at
  *   most 5 ms over, MCP tools/call on each era at most 40 ms over), over 5 fresh starts per kind.
  * - Fixed cost (scripts/lib/bench-fixed.ts): workerd CPU per request by kind (/health, 401, 400,
- *   404, 200 outlines of a 10-char and a 5K-char note, MCP tools/call on each era), 400 requests
- *   each in rounds; the fixed cost of a REST read (404 - /health, at most 1 ms), MCP tools/call over
- *   the same REST read (at most 0.3 ms), and the local rate-limit simulation measured apart. Then the
- *   read floor, in the same rounds: our REST read of each corpus note against a minimal Worker that
+ *   404, 200 outlines of a 10-char and a 5K-char note, MCP tools/call on each era), every kind a
+ *   request at a time, interleaved, judged on medians; the fixed cost of a REST read (404 - /health,
+ *   at most 1 ms), MCP tools/call over the same REST read (at most 0.3 ms), and the local rate-limit
+ *   simulation measured apart. Then the read floor, in the same passes: our REST read of each corpus
+ *   note against a minimal Worker that
  *   makes the same canister GET (scripts/lib/bench-floor-worker.js), both net of a no-op exchange,
  *   their ratio at most 1.5x, and MCP over that read; and where that read's CPU goes, phase by phase
  *   (scripts/lib/bench-phases.ts, a bench-only build).
@@ -52,8 +53,8 @@
  * the oracle once, on the 10 KB note only (so no speed-up); pathological shapes in the ATX and
  * block positions only, warmed until steady at 100K (median of 5), then 100K and 200K sampled in
  * turn (5 samples each), heap probed at 1M after one run there; fewer requests through the Worker;
- * 2 startup profiles and 2 fresh starts per kind (10 warm repeats); 2 rounds of 40 per fixed-cost
- * kind. --only-startup, --only-fixed and --only-e2e run just those Worker sections (combinable).
+ * 2 startup profiles and 2 fresh starts per kind (10 warm repeats); one pass over the corpus notes
+ * per fixed-cost kind (three in a full run). --only-startup, --only-fixed and --only-e2e run just those Worker sections (combinable).
  *
  * Peak heap: after warm-up, gc(), then v8.GCProfiler around one run. Memory counted is V8's used
  * heap plus its external memory (ArrayBuffer storage: typed-array tables live there, outside the

@@ -12,15 +12,12 @@
  * - the read floor: our REST read of each real note (the shared corpus) against the floor Worker's
  *   read of the same notes (bench-floor-worker.js: the same canister GET, JSON parse, one log line,
  *   a one-field answer), each net of the floor's no-op GET /health, their ratio, and MCP tools/call
- *   of the same notes over that REST read, measured a request at a time (measureReads); then that
- *   read's CPU by phase (bench-phases.ts).
+ *   of the same notes over that REST read; then that read's CPU by phase (bench-phases.ts).
  *
  * One Miniflare (one workerd process) runs every Worker, each on its own socket (no entry worker in
- * front). The kinds are measured in rounds, each round starting at the next kind, so a change in
- * machine speed lands on each alike; workerd CPU = its /proc/<pid>/stat utime + stime (10 ms ticks,
- * the end-to-end table's measure) over all of a kind's requests / their number, and beside it the
- * same CPU time from the scheduler's schedstat (ns, every thread), which resolves what the ticks
- * cannot: the targets read schedstat where it exists, else the ticks.
+ * front). Every kind is measured a request at a time, interleaved with the others
+ * (measureInterleaved), so a change in machine speed lands on each alike: workerd CPU per request
+ * from the scheduler's schedstat (ns, every thread), and figures are differences of medians.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -42,7 +39,7 @@ import {
 } from './bench-worker';
 import { schedTime } from './bench-proc';
 import { measurePhases, phaseWorkerSetup, reportPhases, type PhaseResult } from './bench-phases';
-import { cpuMs, workerdPids } from './process.mjs';
+import { workerdPids } from './process.mjs';
 import { restTarget } from './worker-api';
 
 export const FIXED_TARGET = {
@@ -69,7 +66,7 @@ export interface FixedCostOptions {
 export interface FixedCostResult {
   /** Why the section did not run or stopped. */
   skipped?: string;
-  /** False without /proc: nothing judged. */
+  /** False without /proc schedstat: nothing judged. */
   cpuMeasured?: boolean;
   healthCpu?: number;
   /** 404 minus /health. */
@@ -87,15 +84,15 @@ export interface FixedCostResult {
     ours: number;
     floor: number;
     ratio: number;
-    /** The ratio's spread over the rounds, each round's ratio from that round's figures. */
+    /** The ratio's spread over consecutive blocks of samples, each block's ratio from its medians. */
     ratioSpread: Spread;
     ourHealth: number;
     mcpOverRead: ({ era: McpEra } & RoundedFigure)[];
   };
   /** The per-phase CPU of that REST read (bench-phases.ts), when measured. */
   phases?: PhaseResult;
-  /** Which measure the figures above are: schedstat, else stat ticks. */
-  measure?: 'schedstat' | 'ticks';
+  /** The measure of the figures above. */
+  measure?: 'schedstat';
 }
 
 type KindKey =
@@ -123,8 +120,6 @@ interface Kind {
   worker: WorkerName;
   /** The kind's `index`th request (reads take the corpus notes in turn). */
   send: (base: URL, index: number) => Promise<Response>;
-  /** A read row: measured a request at a time, interleaved with the other read rows (measureReads). */
-  interleaved?: boolean;
 }
 
 /** What the read rows read, in their labels. */
@@ -142,17 +137,17 @@ function kinds(token: string, smallChars: number, mediumChars: number, readPaths
     readPaths.length === 0
       ? []
       : [
-          { key: 'exchange', label: 'floor GET /health (no-op)', status: 200, worker: 'floor', interleaved: true, send: (base) => fetch(new URL('/health', base)) },
-          { key: 'our no-op', label: 'our GET /health', status: 200, worker: 'plain', interleaved: true, send: (base) => fetch(new URL('/health', base)) },
-          { key: 'read', label: `REST read, ${READ_NOTES}`, status: 200, worker: 'plain', interleaved: true, send: (base, index) => outline(base, readPath(index), bearer) },
-          { key: 'floor', label: `floor read, ${READ_NOTES}`, status: 200, worker: 'floor', interleaved: true, send: (base, index) => outline(base, readPath(index), null) },
+          { key: 'exchange', label: 'floor GET /health (no-op)', status: 200, worker: 'floor', send: (base) => fetch(new URL('/health', base)) },
+          { key: 'our no-op', label: 'our GET /health', status: 200, worker: 'plain', send: (base) => fetch(new URL('/health', base)) },
+          { key: 'read', label: `REST read, ${READ_NOTES}`, status: 200, worker: 'plain', send: (base, index) => outline(base, readPath(index), bearer) },
+          { key: 'floor', label: `floor read, ${READ_NOTES}`, status: 200, worker: 'floor', send: (base, index) => outline(base, readPath(index), null) },
           ...MCP_ERAS.map(
             (era): Kind => ({
               key: `read ${era}`,
               label: `MCP ${era} tools/call, ${READ_NOTES}`,
               status: 200,
               worker: 'plain',
-              interleaved: true,
+             
               send: (base, index) => mcpToolCall(base, token, era, readPath(index)),
             }),
           ),
@@ -178,39 +173,27 @@ function kinds(token: string, smallChars: number, mediumChars: number, readPaths
   ];
 }
 
-/** A difference of CPU per request over all the rounds, and its spread from one round to the next. */
+/** A difference of medians of CPU per request, and its spread over consecutive blocks of samples. */
 export interface RoundedFigure {
   ms: number;
   spread: Spread;
 }
 
-interface Measured {
-  kind: Kind;
-  latencies: number[];
-  /** Total workerd CPU ms over the kind's requests (0 without /proc): stat ticks, and schedstat. */
-  cpuTotal: number;
-  schedTotal: number;
-  /** Per round, CPU ms per request, on the measure the targets read (schedstat, else ticks). */
-  rounds: { cpu: number; sched: number }[];
-  cpu: number;
-  sched: number;
-}
+/** Per kind, each request's workerd CPU (schedstat ms) and wall ms, in the order they were sent. */
+type Samples = Map<KindKey, { cpu: number[]; latencies: number[] }>;
 
-/** Per read kind, each request's workerd CPU (schedstat ms) and wall ms, in the order they were sent. */
-type ReadSamples = Map<KindKey, { cpu: number[]; latencies: number[] }>;
-
-/** Consecutive blocks the read samples are cut into for a figure's spread, as rounds are for the other rows. */
-const READ_BLOCKS = 8;
+/** Consecutive blocks the samples are cut into for a figure's spread. */
+const BLOCKS = 8;
 
 /**
- * The read rows, a request at a time: each pass sends one request of every read kind, in an order
- * that turns by one each pass, and reads every workerd thread's schedstat around each request with
- * workerd idle (a 1 ms timer either side). A request's CPU is then its own, and a burst of other load
- * on the shared machine lands on a few samples, which the medians set aside; totals over a batch
- * carried it into the figure.
+ * Every kind, a request at a time: each pass sends one request of every kind, in an order that
+ * turns by one each pass, and reads every workerd thread's schedstat around each request with
+ * workerd idle (a 1 ms timer either side). A request's CPU is then its own, and a burst of other
+ * load on the shared machine lands on a few samples, which the medians set aside; totals over
+ * batches carried it into the figures (the floor ratio of one code read 1.74x to 2.65x).
  */
-async function measureReads(kinds: Kind[], send: (kind: Kind) => Promise<number>, workerd: number[], passes: number): Promise<ReadSamples> {
-  const samples: ReadSamples = new Map(kinds.map((kind) => [kind.key, { cpu: [], latencies: [] }]));
+async function measureInterleaved(kinds: Kind[], send: (kind: Kind) => Promise<number>, workerd: number[], passes: number): Promise<Samples> {
+  const samples: Samples = new Map(kinds.map((kind) => [kind.key, { cpu: [], latencies: [] }]));
   const idle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
   for (let pass = 0; pass < passes; pass++) {
     for (let step = 0; step < kinds.length; step++) {
@@ -228,28 +211,30 @@ async function measureReads(kinds: Kind[], send: (kind: Kind) => Promise<number>
   return samples;
 }
 
-/** The samples cut into READ_BLOCKS consecutive blocks. */
+/** The samples cut into BLOCKS consecutive blocks. */
 function blocksOf(samples: number[]): number[][] {
-  const size = Math.ceil(samples.length / READ_BLOCKS);
+  const size = Math.max(1, Math.ceil(samples.length / BLOCKS));
   return Array.from({ length: Math.ceil(samples.length / size) }, (_, block) => samples.slice(block * size, (block + 1) * size));
 }
+
+const quartile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] as number;
 
 /** The fixed-cost section. */
 export async function fixedCostSection(options: FixedCostOptions): Promise<FixedCostResult> {
   const { report, quick } = options;
   report.section('Fixed cost per request: workerd CPU by kind of request');
-  const rounds = quick ? 2 : 4;
-  const perRound = quick ? 40 : 100;
+  const readPaths = options.readNotes.map((note) => note.path);
   const warmups = quick ? 5 : 20;
+  // Reads take the corpus notes in turn: whole passes over them, so every note is read alike.
+  const passes = readPaths.length > 0 ? readPaths.length * (quick ? 1 : 3) : quick ? 100 : 400;
   report.text(
-    `${rounds} rounds of ${perRound} sequential requests per kind (after ${warmups} warm-up requests each), each round ` +
-      'starting at the next kind; the bundle in one Miniflare, each Worker on its own socket.',
+    `${passes} passes, each one request of every kind in an order that turns by one each pass (after ${warmups} warm-up ` +
+      'requests each); the bundle in one Miniflare, each Worker on its own socket.',
   );
   report.raw('');
-  options.progress(`fixed cost: ${rounds} rounds of ${perRound} requests per kind`);
+  options.progress(`fixed cost: ${passes} interleaved passes over every kind`);
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-fixed-'));
   const phasesDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-phases-'));
-  const readPaths = options.readNotes.map((note) => note.path);
   const phaseRounds = quick ? 6 : 10;
   let phases: PhaseResult | null = null;
   const canister = await startBenchCanister([
@@ -260,9 +245,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   const output: WorkerOutput = { logLines: 0, errorText: '' };
   let worker: MiniflareWorker | undefined;
   let all: Kind[] = [];
-  let measured: Measured[];
-  let workerd: number[];
-  let reads: ReadSamples | null = null;
+  let samples: Samples | null = null;
   try {
     buildWorkerBundle(options.repoRoot, outDir);
     worker = await startWorker(outDir, canister.url, output, [
@@ -279,7 +262,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
     };
     const token = await benchToken();
     all = kinds(token, options.smallBody.length, options.mediumBody.length, readPaths);
-    workerd = await workerdPids((pid) => pid === process.pid);
+    const workerd = await workerdPids((pid) => pid === process.pid);
     const sent = new Map<KindKey, number>();
     const send = async (kind: Kind): Promise<number> => {
       const index = sent.get(kind.key) ?? 0;
@@ -292,29 +275,13 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       if (response.status !== kind.status || mcpError) throw new Error(`${kind.label}: status ${response.status} ${text.slice(0, 160)}`);
       return ms;
     };
-    const batched = all.filter((kind) => !kind.interleaved);
-    measured = batched.map((kind) => ({ kind, latencies: [], cpuTotal: 0, schedTotal: 0, rounds: [], cpu: NaN, sched: NaN }));
     for (const kind of all) for (let index = 0; index < warmups; index++) await send(kind);
-    for (let round = 0; round < rounds; round++) {
-      for (let step = 0; step < batched.length; step++) {
-        const entry = measured[(round + step) % batched.length] as Measured;
-        const before = await cpuMs(workerd);
-        const schedBefore = await schedTime(workerd);
-        for (let index = 0; index < perRound; index++) entry.latencies.push(await send(entry.kind));
-        const schedAfter = await schedTime(workerd);
-        const cpu = (await cpuMs(workerd)) - before;
-        const sched = schedBefore && schedAfter ? schedAfter.runMs - schedBefore.runMs : NaN;
-        entry.cpuTotal += cpu;
-        entry.schedTotal += sched;
-        entry.rounds.push({ cpu: cpu / perRound, sched: sched / perRound });
+    if (workerd.length > 0) {
+      samples = await measureInterleaved(all, send, workerd, passes);
+      if (readPaths.length > 0) {
+        options.progress(`fixed cost: the phases of a read, ${phaseRounds} rounds`);
+        phases = await measurePhases(await worker.unsafeGetDirectURL('phases'), `Bearer ${token}`, workerd, phaseRounds, readPaths.length);
       }
-    }
-    if (readPaths.length > 0 && workerd.length > 0) {
-      const passes = quick ? 1 : 3;
-      options.progress(`fixed cost: ${passes} interleaved passes over the ${readPaths.length} read notes`);
-      reads = await measureReads(all.filter((kind) => kind.interleaved), send, workerd, passes * readPaths.length);
-      options.progress(`fixed cost: the phases of a read, ${phaseRounds} rounds`);
-      phases = await measurePhases(await worker.unsafeGetDirectURL('phases'), `Bearer ${token}`, workerd, phaseRounds, readPaths.length);
     }
   } catch (error) {
     const why = error instanceof Error ? (error.message.split('\n')[0] as string) : String(error);
@@ -327,154 +294,80 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
     rmSync(outDir, { recursive: true, force: true });
     rmSync(phasesDir, { recursive: true, force: true });
   }
-  const cpuMeasured = workerd.length > 0;
-  for (const entry of measured) {
-    entry.cpu = entry.cpuTotal / entry.latencies.length;
-    entry.sched = entry.schedTotal / entry.latencies.length;
-    entry.latencies.sort((a, b) => a - b);
+  const measured = samples !== null && [...samples.values()].every((entry) => entry.cpu.every(Number.isFinite));
+  if (!samples || !measured) {
+    report.text('(workerd schedstat not readable under this process: CPU not measured, nothing judged)');
+    return { cpuMeasured: false };
   }
-  const entryOf = (key: KindKey): Measured => measured.find((entry) => entry.kind.key === key) as Measured;
-  const cpuOf = (key: KindKey): number => entryOf(key).cpu;
-  const schedOf = (key: KindKey): number => entryOf(key).sched;
-  const health = cpuOf('health');
-  const schedRead = cpuMeasured && measured.every((entry) => Number.isFinite(entry.sched));
-  const cell = (value: number): string => (cpuMeasured ? value.toFixed(2) : '-');
-  const schedCell = (value: number): string => (schedRead ? value.toFixed(3) : '-');
+  const taken = samples;
+  const cpuOf = (key: KindKey): number[] => (taken.get(key) as { cpu: number[] }).cpu;
+  const medianOf = (key: KindKey): number => median(cpuOf(key));
+  const blockMedians = (key: KindKey): number[] => blocksOf(cpuOf(key)).map(median);
+  /** a - b on the medians, its spread over the blocks. */
+  const over = (a: KindKey, b: KindKey): RoundedFigure => {
+    const base = blockMedians(b);
+    return { ms: medianOf(a) - medianOf(b), spread: spreadOf(blockMedians(a).map((value, block) => value - (base[block] as number))) };
+  };
+  const health = medianOf('health');
   report.table(
-    [
-      { header: 'request', text: true },
-      { header: 'status' },
-      { header: 'n' },
-      { header: 'p50 ms' },
-      { header: 'CPU ms' },
-      { header: 'CPU-health' },
-      { header: 'sched ms' },
-      { header: 'sched-health' },
-    ],
-    measured.map((entry) => [
-      entry.kind.label,
-      String(entry.kind.status),
-      String(entry.latencies.length),
-      figure(at(entry.latencies, 0.5), 2),
-      cell(entry.cpu),
-      entry.kind.key === 'health' ? '0' : cell(entry.cpu - health),
-      schedCell(entry.sched),
-      entry.kind.key === 'health' ? '0' : schedCell(entry.sched - schedOf('health')),
-    ]),
+    [{ header: 'request', text: true }, { header: 'status' }, { header: 'n' }, { header: 'p50 ms' }, { header: 'CPU p25' }, { header: 'CPU p50' }, { header: 'CPU p75' }, { header: 'p50-health' }],
+    all.map((kind) => {
+      const { cpu, latencies } = taken.get(kind.key) as { cpu: number[]; latencies: number[] };
+      const net = kind.key === 'health' ? '0' : (median(cpu) - health).toFixed(3);
+      return [kind.label, String(kind.status), String(cpu.length), figure(median(latencies), 2), quartile(cpu, 0.25).toFixed(3), median(cpu).toFixed(3), quartile(cpu, 0.75).toFixed(3), net];
+    }),
   );
   report.legend([
-    ['CPU ms', "workerd's user + system CPU (/proc stat, 10 ms ticks) over all the kind's requests, per request"],
-    ['sched ms', 'the same CPU from the scheduler (/proc schedstat, every workerd thread, ns): no tick rounding'],
+    ['CPU', "workerd CPU per request (/proc schedstat, every workerd thread, ns), read around each request: its quartiles"],
     ['p50 ms', 'wall time of the sequential requests over loopback, seen by the client'],
     ['rows', 'every row without a rate-limit binding but the one that says so (Miniflare simulates the binding)'],
   ]);
-  const result: FixedCostResult = { cpuMeasured, healthCpu: health };
-  if (!cpuMeasured) {
-    report.raw('');
-    report.text('(workerd process not found under this process: CPU not measured, nothing judged)');
-    return result;
-  }
-  // The targets read schedstat where it was read (the same CPU time, unrounded), else the ticks.
-  const judged = (a: KindKey, b: KindKey): number => (schedRead ? schedOf(a) - schedOf(b) : cpuOf(a) - cpuOf(b));
-  /** Round r of a kind on the judged measure; a round measures every kind once, close in time. */
-  const inRound = (key: KindKey, round: number): number => {
-    const figures = entryOf(key).rounds[round] as { cpu: number; sched: number };
-    return schedRead ? figures.sched : figures.cpu;
-  };
-  const roundIndexes = Array.from({ length: rounds }, (_, round) => round);
-  const rounded = (a: KindKey, b: KindKey): RoundedFigure => ({
-    ms: judged(a, b),
-    spread: spreadOf(roundIndexes.map((round) => inRound(a, round) - inRound(b, round))),
-  });
-  result.measure = schedRead ? 'schedstat' : 'ticks';
-  result.restFixed = rounded('missing', 'health');
-  result.mcpOverRest = MCP_ERAS.map((era) => ({ era, ...rounded(era, 'small') }));
-  result.rateLimit = judged('missingLimited', 'missing');
-  // The read rows: medians of per-request CPU, their spread over consecutive blocks of samples.
-  const readSamples = reads;
-  const readsMeasured = readSamples !== null && [...readSamples.values()].every((entry) => entry.cpu.every(Number.isFinite));
-  const readCpu = (key: KindKey): number => median((readSamples?.get(key)?.cpu ?? []) as number[]);
-  const readBlocks = (key: KindKey): number[] => blocksOf(readSamples?.get(key)?.cpu ?? []).map(median);
-  if (readsMeasured) {
-    const [read, floor, exchange] = (['read', 'floor', 'exchange'] as const).map(readBlocks) as [number[], number[], number[]];
-    const ours = readCpu('read') - readCpu('exchange');
-    const floorMs = readCpu('floor') - readCpu('exchange');
+  const result: FixedCostResult = { cpuMeasured: true, healthCpu: health, measure: 'schedstat' };
+  result.restFixed = over('missing', 'health');
+  result.mcpOverRest = MCP_ERAS.map((era) => ({ era, ...over(era, 'small') }));
+  result.rateLimit = over('missingLimited', 'missing').ms;
+  if (readPaths.length > 0) {
+    const [read, floor, exchange] = (['read', 'floor', 'exchange'] as const).map(blockMedians) as [number[], number[], number[]];
+    const ours = over('read', 'exchange').ms;
+    const floorMs = over('floor', 'exchange').ms;
     result.read = {
       ours,
       floor: floorMs,
       ratio: ours / floorMs,
       ratioSpread: spreadOf(read.map((value, block) => (value - (exchange[block] as number)) / ((floor[block] as number) - (exchange[block] as number)))),
-      ourHealth: readCpu('our no-op') - readCpu('exchange'),
-      mcpOverRead: MCP_ERAS.map((era) => ({
-        era,
-        ms: readCpu(`read ${era}`) - readCpu('read'),
-        spread: spreadOf(readBlocks(`read ${era}`).map((value, block) => value - (read[block] as number))),
-      })),
+      ourHealth: over('our no-op', 'exchange').ms,
+      mcpOverRead: MCP_ERAS.map((era) => ({ era, ...over(`read ${era}`, 'read') })),
     };
   }
   const mark = (value: number, bound: number | undefined): string => (!quick && bound !== undefined && value > bound ? '!' : '');
-  const difference = (a: KindKey, b: KindKey, bound?: number): string[] => {
-    const ticks = cpuOf(a) - cpuOf(b);
-    const sched = schedOf(a) - schedOf(b);
-    return [
-      `${ticks.toFixed(2)}${schedRead ? '' : mark(ticks, bound)}`,
-      `${schedCell(sched)}${schedRead ? mark(sched, bound) : ''}`,
-      bound === undefined ? '-' : `<= ${bound}`,
-    ];
-  };
+  const row = (label: string, value: number, bound?: number, unit = ''): string[] => [
+    label,
+    `${value.toFixed(3)}${unit}${mark(value, bound)}`,
+    bound === undefined ? '-' : `<= ${bound}${unit}`,
+  ];
   const derived: string[][] = [
-    ['fixed cost of a REST read (404 - /health)', ...difference('missing', 'health', FIXED_TARGET.restFixedMs)],
-    ...MCP_ERAS.map((era) => [`MCP ${era} tools/call over the same REST read`, ...difference(era, 'small', FIXED_TARGET.mcpOverRestMs)]),
-    ['local rate-limit simulation (404 with - without)', ...difference('missingLimited', 'missing')],
-    [`a ${options.mediumBody.length}-char outline over a ${options.smallBody.length}-char one`, ...difference('medium', 'small')],
+    row('fixed cost of a REST read (404 - /health)', result.restFixed.ms, FIXED_TARGET.restFixedMs),
+    ...result.mcpOverRest.map((each) => row(`MCP ${each.era} tools/call over the same REST read`, each.ms, FIXED_TARGET.mcpOverRestMs)),
+    row('local rate-limit simulation (404 with - without)', result.rateLimit),
+    row(`a ${options.mediumBody.length}-char outline over a ${options.smallBody.length}-char one`, over('medium', 'small').ms),
     ...(result.read
       ? [
-          [`our REST read, ${READ_NOTES} (read - no-op)`, '-', result.read.ours.toFixed(3), '-'],
-          [`the floor's read, ${READ_NOTES} (floor - no-op)`, '-', result.read.floor.toFixed(3), '-'],
-          [`our read over the floor's (ratio of the two)`, '-', `${result.read.ratio.toFixed(2)}x${mark(result.read.ratio, FIXED_TARGET.readOverFloor)}`, `<= ${FIXED_TARGET.readOverFloor}x`],
-          ['our GET /health (our no-op - no-op)', '-', result.read.ourHealth.toFixed(3), '-'],
-          ...result.read.mcpOverRead.map((each) => [
-            `MCP ${each.era} tools/call over that REST read`,
-            '-',
-            `${each.ms.toFixed(3)}${mark(each.ms, FIXED_TARGET.mcpOverRestMs)}`,
-            `<= ${FIXED_TARGET.mcpOverRestMs}`,
-          ]),
+          row(`our REST read, ${READ_NOTES} (read - no-op)`, result.read.ours),
+          row(`the floor's read, ${READ_NOTES} (floor - no-op)`, result.read.floor),
+          row(`our read over the floor's (ratio of the two)`, result.read.ratio, FIXED_TARGET.readOverFloor, 'x'),
+          row('our GET /health (ours - no-op)', result.read.ourHealth),
+          ...result.read.mcpOverRead.map((each) => row(`MCP ${each.era} tools/call over that REST read`, each.ms, FIXED_TARGET.mcpOverRestMs)),
         ]
       : []),
   ];
   report.raw('');
-  report.table([{ header: 'derived', text: true }, { header: 'CPU ms' }, { header: 'sched ms' }, { header: 'target' }], derived);
+  report.table([{ header: 'derived', text: true }, { header: 'CPU ms' }, { header: 'target' }], derived);
   report.legend([
-    [
-      'derived',
-      `differences of the rows above; over ${rounds} batches of ${perRound} the ticks resolve about ` +
-        `${((10 * Math.sqrt(2 * rounds)) / (rounds * perRound)).toFixed(2)} ms, schedstat far finer`,
-    ],
-    [
-      'targets',
-      `in ms of workerd CPU, read from the ${schedRead ? 'sched ms' : 'CPU ms'} column` +
-        (quick ? '; not judged per row (--quick), see the summary' : '; ! marks a miss'),
-    ],
+    ['derived', `differences of the rows' median CPU; a target is judged on that figure and its spread over ${BLOCKS} consecutive blocks of samples`],
+    ['targets', `in ms of workerd CPU${quick ? '; not judged per row (--quick), see the summary' : '; ! marks a miss'}`],
   ]);
-  if (readsMeasured && readSamples) {
-    report.raw('');
-    const quartile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] as number;
-    report.table(
-      [{ header: 'read rows, a request at a time', text: true }, { header: 'n' }, { header: 'p50 ms' }, { header: 'sched p25' }, { header: 'sched p50' }, { header: 'sched p75' }],
-      all
-        .filter((kind) => kind.interleaved)
-        .map((kind) => {
-          const { cpu, latencies } = readSamples.get(kind.key) as { cpu: number[]; latencies: number[] };
-          return [kind.label, String(cpu.length), figure(median(latencies), 2), quartile(cpu, 0.25).toFixed(3), median(cpu).toFixed(3), quartile(cpu, 0.75).toFixed(3)];
-        }),
-    );
+  if (result.read) {
     report.legend([
-      [
-        'read rows',
-        'interleaved a request at a time (measureReads): workerd CPU per request from schedstat around it, its ' +
-          `quartiles over the requests; the derived read figures are differences of medians, their spread the ${READ_BLOCKS} ` +
-          'consecutive blocks of samples',
-      ],
       [
         'reads',
         `the ${options.readNotes.length} notes of the shared corpus, each read in turn (mean ` +
