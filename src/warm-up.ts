@@ -61,5 +61,6 @@ function warmUpReadChecks(principal: Principal): boolean {
 /** The warm-up token verified as a request's would be; null if the warm-up configuration were invalid. */
 export async function verifyWarmUpToken(): Promise<Authentication | null> {
   const loaded = loadConfig(WARM_UP_ENV);
-  return loaded.ok ? authenticate(`Bearer ${WARM_UP_TOKEN}`, loaded.config, WARM_UP_RESOURCE, 0) : null;
+  // Not remembered: each run verifies, as a request's first sight of a token does.
+  return loaded.ok ? authenticate(`Bearer ${WARM_UP_TOKEN}`, loaded.config, WARM_UP_RESOURCE, 0, { remember: false }) : null;
 }

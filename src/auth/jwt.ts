@@ -273,26 +273,35 @@ function audienceList(aud: string | string[] | undefined): string[] {
 export type Authentication = { ok: true; principal: Principal } | { ok: false; error: ReadError; reason: TokenRefusal };
 
 /**
- * Authenticates one credential (an Authorization header value) for one protected resource.
- * Unauthorized (401) for anything that is not a valid token for this resource; InsufficientScope
- * (403) for a valid OAuth or agent token that lacks a read scope; AuthUnavailable (503) when the
- * JWK set cannot be had, which is the server's fault and must not send a client to sign in again.
+ * Authenticates one credential (an Authorization header value) for one protected resource at
+ * `nowSeconds` (epoch seconds, floored here: jose reads whole seconds). Unauthorized (401) for
+ * anything that is not a valid token for this resource; InsufficientScope (403) for a valid OAuth
+ * or agent token that lacks a read scope; AuthUnavailable (503) when the JWK set cannot be had,
+ * which is the server's fault and must not send a client to sign in again. A token verified with
+ * the HMAC secrets is remembered (accepted-tokens.ts) unless `remember` is false; one verified with
+ * the JWK set never is, as the set can change under it.
  */
 export async function authenticate(
   authorization: string | null,
   config: Config,
   resource: ProtectedResource,
   nowSeconds: number,
+  { remember = true }: { remember?: boolean } = {},
 ): Promise<Authentication> {
-  const remembered = authorization === null ? null : acceptedPrincipal<Principal>(config, resource.id, authorization, nowSeconds);
+  const token = bearerToken(authorization);
+  if (!token.ok) return refusedAs(token.reason, authorization);
+  const now = Math.floor(nowSeconds);
+  const remembered = remember ? acceptedPrincipal<Principal>(config, resource.id, token.value, now) : null;
   if (remembered) return { ok: true, principal: remembered };
-  const accepted = await principalFrom(authorization, config, resource, nowSeconds);
-  if (accepted.ok) {
-    const { principal, window } = accepted.value;
-    rememberAccepted(config, resource.id, authorization as string, principal, window, nowSeconds);
-    return { ok: true, principal };
-  }
-  const { reason } = accepted;
+  const accepted = await principalFrom(token.value, config, resource, now);
+  if (!accepted.ok) return refusedAs(accepted.reason, authorization);
+  const { principal, window, viaKeySet } = accepted.value;
+  if (remember && !viaKeySet) rememberAccepted(config, resource.id, token.value, principal, window, now);
+  return { ok: true, principal };
+}
+
+/** A refusal as the surfaces answer it: 403 for a missing read scope, 503 for an unavailable key set, else 401. */
+function refusedAs(reason: TokenRefusal, authorization: string | null): Authentication {
   if (reason === 'insufficient_scope') return { ok: false, error: { kind: 'InsufficientScope' }, reason };
   if (reason === 'jwks_unavailable') return { ok: false, error: { kind: 'AuthUnavailable' }, reason };
   return { ok: false, error: { kind: 'Unauthorized', invalidToken: authorization != null }, reason };
@@ -373,15 +382,14 @@ function acceptanceWindow(payload: JWTPayload): AcceptanceWindow {
   return { from: Math.max(-Infinity, ...starts) - CLOCK_TOLERANCE_SECONDS, until: (payload.exp as number) + CLOCK_TOLERANCE_SECONDS };
 }
 
+/** The principal of a compact JWS (bearerToken's), when every rule accepts it; its window, and the key that verified it. */
 async function principalFrom(
-  header: string | null,
+  token: string,
   config: Config,
   resource: ProtectedResource,
   nowSeconds: number,
-): Promise<Refusable<{ principal: Principal; window: AcceptanceWindow }>> {
-  const token = bearerToken(header);
-  if (!token.ok) return token;
-  const verified = await verifySignature(token.value, config, nowSeconds);
+): Promise<Refusable<{ principal: Principal; window: AcceptanceWindow; viaKeySet: boolean }>> {
+  const verified = await verifySignature(token, config, nowSeconds);
   if (!verified.ok) return verified;
   const typing = keySetTokenRefusal(verified.value, config);
   if (typing) return refuse(typing);
@@ -421,5 +429,5 @@ async function principalFrom(
     allowedVaultIds: allowedVaultIds && Object.freeze([...allowedVaultIds]),
     scope: scope.value && Object.freeze({ projects: Object.freeze([...scope.value.projects]), folders: Object.freeze([...scope.value.folders]) }),
   });
-  return accept({ principal, window: acceptanceWindow(payload) });
+  return accept({ principal, window: acceptanceWindow(payload), viaKeySet: verified.value.viaKeySet });
 }

@@ -99,19 +99,23 @@ describe('a remembered credential is refused wherever a fresh one is', () => {
     }
   });
 
-  it('the memo never outlives its 60 s: a key retired from the JWK set refuses the token once jose refreshes the set', async () => {
+  it('a token verified with the JWK set is verified every time: a retired key refuses it as soon as jose reloads the set', async () => {
     const user = await seededUser();
     const setUrl = `${inject('jwksUrl')}/rotating/${crypto.randomUUID()}`;
     const env = isolateEnv({ JWT_JWKS_URL: setUrl });
     const key = await importJWK(JSON.parse(inject('jwksPrivateJwk')) as JWK, 'ES256');
-    const claims = { iss: AUTHORIZATION_SERVER, sub: user, aud: ORIGIN, client_id: 'c1', jti: crypto.randomUUID(), scope: 'vault:read', iat: seconds(0), exp: seconds(3600) };
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: 'jwks-test', typ: 'at+jwt' }).sign(key);
+    const signed = (kid: string) =>
+      new SignJWT({ iss: AUTHORIZATION_SERVER, sub: user, aud: ORIGIN, client_id: 'c1', jti: crypto.randomUUID(), scope: 'vault:read', iat: seconds(0), exp: seconds(3600) })
+        .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
+        .sign(key);
+    const token = await signed('jwks-test');
     expect(await readOutline(env, token, user)).toEqual({ status: 200, reason: null });
+    expect(acceptedCount(configOf(env))).toBe(0);
     await (await fetch(`${setUrl}/retire`, { method: 'POST' })).arrayBuffer();
-    // jose keeps the set it fetched for 10 minutes; the memo keeps the principal for at most 60 s of that.
-    at(59);
-    expect(await readOutline(env, token, user)).toEqual({ status: 200, reason: null });
-    at(601);
+    // An unknown kid makes jose reload the set (at most every 30 s); the set no longer has the key.
+    at(31);
+    expect(await readOutline(env, await signed('another-key'), user)).toEqual({ status: 401, reason: 'unknown_key' });
+    at(32);
     expect(await readOutline(env, token, user)).toEqual({ status: 401, reason: 'unknown_key' });
   });
 
@@ -128,6 +132,21 @@ describe('a remembered credential is refused wherever a fresh one is', () => {
     const forOrigin = await mintToken({ ...claims, aud: ORIGIN, jti: crypto.randomUUID() }, { header: { typ: 'at+jwt' }, expiresIn: null });
     expect(await readOutline(env, forOrigin, user)).toEqual({ status: 200, reason: null });
     expect(await callOutlineTool(env, forOrigin)).toEqual({ status: 200, reason: null });
+  });
+
+  it('the memo keys by the token, not the header spelling: every accepted spelling of one token is one entry', async () => {
+    const env = isolateEnv();
+    const user = await seededUser();
+    const token = await mintToken({ sub: user, role: 'viewer' });
+    for (const authorization of [`Bearer ${token}`, `bearer ${token}`, `BEARER   ${token}`, ` Bearer ${token}\t`]) {
+      const response = await worker.fetch(
+        new Request(`${ORIGIN}${REST_ROUTES.note_outline}?path=${encodeURIComponent(NOTE.path)}`, { headers: { Authorization: authorization } }),
+        env,
+      );
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    expect(acceptedCount(configOf(env))).toBe(1);
   });
 
   it('a credential remembered under one configuration is verified afresh under another (a rotated secret refuses it)', async () => {
