@@ -22,7 +22,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { figure, median, spreadOf, type Report, type Spread } from './bench-report';
+import { figure, median, quantile, spreadOf, type Report, type Spread } from './bench-report';
 import {
   at,
   benchToken,
@@ -91,8 +91,6 @@ export interface FixedCostResult {
   };
   /** The per-phase CPU of that REST read (bench-phases.ts), when measured. */
   phases?: PhaseResult;
-  /** The measure of the figures above. */
-  measure?: 'schedstat';
 }
 
 type KindKey =
@@ -147,7 +145,6 @@ function kinds(token: string, smallChars: number, mediumChars: number, readPaths
               label: `MCP ${era} tools/call, ${READ_NOTES}`,
               status: 200,
               worker: 'plain',
-             
               send: (base, index) => mcpToolCall(base, token, era, readPath(index)),
             }),
           ),
@@ -216,8 +213,6 @@ function blocksOf(samples: number[]): number[][] {
   const size = Math.max(1, Math.ceil(samples.length / BLOCKS));
   return Array.from({ length: Math.ceil(samples.length / size) }, (_, block) => samples.slice(block * size, (block + 1) * size));
 }
-
-const quartile = (values: number[], q: number): number => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] as number;
 
 /** The fixed-cost section. */
 export async function fixedCostSection(options: FixedCostOptions): Promise<FixedCostResult> {
@@ -313,8 +308,9 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
     [{ header: 'request', text: true }, { header: 'status' }, { header: 'n' }, { header: 'p50 ms' }, { header: 'CPU p25' }, { header: 'CPU p50' }, { header: 'CPU p75' }, { header: 'p50-health' }],
     all.map((kind) => {
       const { cpu, latencies } = taken.get(kind.key) as { cpu: number[]; latencies: number[] };
+      const sorted = [...cpu].sort((a, b) => a - b);
       const net = kind.key === 'health' ? '0' : (median(cpu) - health).toFixed(3);
-      return [kind.label, String(kind.status), String(cpu.length), figure(median(latencies), 2), quartile(cpu, 0.25).toFixed(3), median(cpu).toFixed(3), quartile(cpu, 0.75).toFixed(3), net];
+      return [kind.label, String(kind.status), String(cpu.length), figure(median(latencies), 2), quantile(sorted, 0.25).toFixed(3), median(cpu).toFixed(3), quantile(sorted, 0.75).toFixed(3), net];
     }),
   );
   report.legend([
@@ -322,7 +318,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
     ['p50 ms', 'wall time of the sequential requests over loopback, seen by the client'],
     ['rows', 'every row without a rate-limit binding but the one that says so (Miniflare simulates the binding)'],
   ]);
-  const result: FixedCostResult = { cpuMeasured: true, healthCpu: health, measure: 'schedstat' };
+  const result: FixedCostResult = { cpuMeasured: true, healthCpu: health };
   result.restFixed = over('missing', 'health');
   result.mcpOverRest = MCP_ERAS.map((era) => ({ era, ...over(era, 'small') }));
   result.rateLimit = over('missingLimited', 'missing').ms;

@@ -134,7 +134,7 @@ export interface Bound {
 }
 
 /** The `q` quantile of sorted values, linearly interpolated. */
-function quantile(sorted: number[], q: number): number {
+export function quantile(sorted: number[], q: number): number {
   const at = (sorted.length - 1) * q;
   const below = sorted[Math.floor(at)] as number;
   const above = sorted[Math.ceil(at)] as number;

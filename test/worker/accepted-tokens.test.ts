@@ -43,13 +43,12 @@ function configOf(env: Record<string, unknown>) {
 const at = (secondsFromStart: number) => vi.setSystemTime(START + secondsFromStart * 1000);
 const seconds = (fromStart: number) => Math.floor(START / 1000) + fromStart;
 
-async function readOutline(env: Record<string, unknown>, token: string, user: string): Promise<{ status: number; reason: unknown }> {
+async function readOutline(env: Record<string, unknown>, token: string): Promise<{ status: number; reason: unknown }> {
   const response = await worker.fetch(
     new Request(`${ORIGIN}${REST_ROUTES.note_outline}?path=${encodeURIComponent(NOTE.path)}`, { headers: { Authorization: `Bearer ${token}`, 'X-Vault-Id': 'default' } }),
     env,
   );
   await response.arrayBuffer();
-  void user;
   return { status: response.status, reason: JSON.parse(logLines.at(-1) as string).reason };
 }
 
@@ -74,14 +73,14 @@ describe('a remembered credential is refused wherever a fresh one is', () => {
     const env = isolateEnv();
     const user = await seededUser();
     const token = await mintToken({ sub: user, role: 'viewer', iat: seconds(0), exp: seconds(60) }, { expiresIn: null });
-    expect(await readOutline(env, token, user)).toEqual({ status: 200, reason: null });
+    expect(await readOutline(env, token)).toEqual({ status: 200, reason: null });
     expect(acceptedCount(configOf(env))).toBeGreaterThan(0);
     at(60 + TOLERANCE - 1);
-    expect(await readOutline(env, token, user)).toEqual({ status: 200, reason: null });
+    expect(await readOutline(env, token)).toEqual({ status: 200, reason: null });
     at(60 + TOLERANCE);
-    expect(await readOutline(env, token, user)).toEqual({ status: 401, reason: 'expired' });
+    expect(await readOutline(env, token)).toEqual({ status: 401, reason: 'expired' });
     // A refusal is not remembered either: the same answer again.
-    expect(await readOutline(env, token, user)).toEqual({ status: 401, reason: 'expired' });
+    expect(await readOutline(env, token)).toEqual({ status: 401, reason: 'expired' });
   });
 
   it('nbf and iat (RFC 7519 sections 4.1.5, 4.1.6): a clock set back before either, less the tolerance, is 401 not_yet_valid', async () => {
@@ -91,11 +90,11 @@ describe('a remembered credential is refused wherever a fresh one is', () => {
     const iatToken = await mintToken({ sub: user, role: 'viewer', iat: seconds(0), exp: seconds(600) }, { expiresIn: null });
     for (const token of [nbfToken, iatToken]) {
       at(0);
-      expect(await readOutline(env, token, user)).toEqual({ status: 200, reason: null });
+      expect(await readOutline(env, token)).toEqual({ status: 200, reason: null });
       at(-TOLERANCE);
-      expect(await readOutline(env, token, user)).toEqual({ status: 200, reason: null });
+      expect(await readOutline(env, token)).toEqual({ status: 200, reason: null });
       at(-TOLERANCE - 1);
-      expect(await readOutline(env, token, user)).toEqual({ status: 401, reason: 'not_yet_valid' });
+      expect(await readOutline(env, token)).toEqual({ status: 401, reason: 'not_yet_valid' });
     }
   });
 
@@ -109,14 +108,14 @@ describe('a remembered credential is refused wherever a fresh one is', () => {
         .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
         .sign(key);
     const token = await signed('jwks-test');
-    expect(await readOutline(env, token, user)).toEqual({ status: 200, reason: null });
+    expect(await readOutline(env, token)).toEqual({ status: 200, reason: null });
     expect(acceptedCount(configOf(env))).toBe(0);
     await (await fetch(`${setUrl}/retire`, { method: 'POST' })).arrayBuffer();
     // An unknown kid makes jose reload the set (at most every 30 s); the set no longer has the key.
     at(31);
-    expect(await readOutline(env, await signed('another-key'), user)).toEqual({ status: 401, reason: 'unknown_key' });
+    expect(await readOutline(env, await signed('another-key'))).toEqual({ status: 401, reason: 'unknown_key' });
     at(32);
-    expect(await readOutline(env, token, user)).toEqual({ status: 401, reason: 'unknown_key' });
+    expect(await readOutline(env, token)).toEqual({ status: 401, reason: 'unknown_key' });
   });
 
   it('RFC 8707 / RFC 9068 section 4: an access token remembered at /mcp is still 401 bad_audience on the REST routes', async () => {
@@ -126,11 +125,11 @@ describe('a remembered credential is refused wherever a fresh one is', () => {
     const token = await mintToken(claims, { header: { typ: 'at+jwt' }, expiresIn: null });
     expect(await callOutlineTool(env, token)).toEqual({ status: 200, reason: null });
     expect(await callOutlineTool(env, token, '/mcp/vaults/default')).toEqual({ status: 200, reason: null });
-    expect(await readOutline(env, token, user)).toEqual({ status: 401, reason: 'bad_audience' });
+    expect(await readOutline(env, token)).toEqual({ status: 401, reason: 'bad_audience' });
     // And the other way: a token for the REST resource remembered there is refused at /mcp/vaults/<id>? No:
     // the origin is a parent of every MCP resource (RFC 8707 section 2), so it is accepted everywhere.
     const forOrigin = await mintToken({ ...claims, aud: ORIGIN, jti: crypto.randomUUID() }, { header: { typ: 'at+jwt' }, expiresIn: null });
-    expect(await readOutline(env, forOrigin, user)).toEqual({ status: 200, reason: null });
+    expect(await readOutline(env, forOrigin)).toEqual({ status: 200, reason: null });
     expect(await callOutlineTool(env, forOrigin)).toEqual({ status: 200, reason: null });
   });
 
@@ -153,17 +152,17 @@ describe('a remembered credential is refused wherever a fresh one is', () => {
     const user = await seededUser();
     const token = await mintToken({ sub: user, role: 'viewer' });
     const before = isolateEnv();
-    expect(await readOutline(before, token, user)).toEqual({ status: 200, reason: null });
+    expect(await readOutline(before, token)).toEqual({ status: 200, reason: null });
     const rotated = isolateEnv({ SESSION_SECRET: 'another-session-secret-for-the-memo-test-0003' });
-    expect(await readOutline(rotated, token, user)).toEqual({ status: 401, reason: 'bad_signature' });
-    expect(await readOutline(before, token, user)).toEqual({ status: 200, reason: null });
+    expect(await readOutline(rotated, token)).toEqual({ status: 401, reason: 'bad_signature' });
+    expect(await readOutline(before, token)).toEqual({ status: 200, reason: null });
   });
 
   it('a remembered principal cannot be changed by what handles the request', async () => {
     const env = isolateEnv();
     const user = await seededUser();
     const token = await mintToken({ sub: user, role: 'viewer', allowed_vault_ids: ['default'], hosted_scope: { folders: ['memo'] } });
-    expect(await readOutline(env, token, user)).toEqual({ status: 200, reason: null });
+    expect(await readOutline(env, token)).toEqual({ status: 200, reason: null });
     const { authenticate } = await import('../../src/auth/jwt');
     const { protectedResource } = await import('../../src/auth/resource');
     const config = configOf(env);
