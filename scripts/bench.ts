@@ -82,8 +82,8 @@ import { countOption, parseOptionsOrExit } from './cli-options.mjs';
 import { isEntryPoint } from './lib/cli.mjs';
 import { checkVerdict, figure, median, MIN_RATIO_SAMPLES, ratioOf, Report, spreadOf, verdictLine, WIDTH, wrap, type Spread, type TargetCheck, type Timing } from './lib/bench-report';
 import { FIXED_TARGET, fixedCostSection, type FixedCostResult } from './lib/bench-fixed';
-import { STARTUP_TARGET, startupSection, type FirstRequestRow, type StartupResult } from './lib/bench-startup';
-import { endToEndSection, HEAVY_CPU_MS, type EndToEndResult } from './lib/bench-worker';
+import { isJudgedFirst, STARTUP_TARGET, startupSection, type FirstKind, type FirstRequestRow, type StartupResult } from './lib/bench-startup';
+import { endToEndSection, HEAVY_CPU_MS, MCP_ERAS, type EndToEndResult } from './lib/bench-worker';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sharedRoot = path.resolve(repoRoot, '../shared');
@@ -761,7 +761,7 @@ function workerChecks(results: Results, options: BenchOptions): TargetCheck[] {
   const { startup, fixed, endToEnd } = results;
   const noStartup = startup === undefined ? skippedBy('startup', options) : undefined;
   const firstRows = (rest: boolean): FirstRequestRow[] | undefined =>
-    startup?.first?.filter((row) => row.kind !== 'floor' && (row.kind === 'rest') === rest);
+    startup?.first?.filter((row) => isJudgedFirst(row.kind) && (row.kind === 'rest') === rest);
   // The spread over the fresh starts of each one's first request over its own warm median.
   const firstSpread = (row: FirstRequestRow): Spread => spreadOf(row.first.map((first, index) => first - (row.warm[index] as number)));
   const firstCheck = (rest: boolean, bound: number): TargetCheck =>
@@ -887,16 +887,28 @@ function summary(results: Results, options: BenchOptions, started: Date): string
       '    ',
     );
   }
-  const firstRows = results.startup?.first ?? [];
-  const firstCpu = (kind: string): number | null => {
-    const row = firstRows.find((each) => each.kind === kind);
-    return row && row.firstCpu.length > 0 ? median(row.firstCpu) - median(row.warmCpu) : null;
-  };
-  const [restFirstCpu, floorFirstCpu] = [firstCpu('rest'), firstCpu('floor')];
-  if (restFirstCpu !== null && floorFirstCpu !== null) {
+  const sdkFloor = results.fixed?.sdkFloor;
+  if (sdkFloor !== undefined) {
     text(
-      `first request on a fresh isolate, workerd CPU over a warm one: REST read ${restFirstCpu.toFixed(2)} ms, ` +
-        `the floor's same read ${floorFirstCpu.toFixed(2)} ms (the target above reads wall time)`,
+      "MCP floor, the official SDK's own tools/call over a JSON GET (what MCP over REST cannot go below while the SDK " +
+        `serves it): ${sdkFloor.map((each) => `${each.ms.toFixed(3)} ms (${each.era})`).join(', ')}`,
+      '    ',
+    );
+  }
+  const firstRows = results.startup?.first ?? [];
+  /** A fresh isolate's first request over its warm ones: wall ms (what the targets read) / workerd CPU ms. */
+  const firstOver = (kind: FirstKind): string | null => {
+    const row = firstRows.find((each) => each.kind === kind);
+    if (!row || !Number.isFinite(row.overWarm)) return null;
+    return `${row.overWarm.toFixed(2)} / ${row.firstCpu.length > 0 ? (median(row.firstCpu) - median(row.warmCpu)).toFixed(2) : '-'}`;
+  };
+  const [restFirst, floorFirst] = [firstOver('rest'), firstOver('floor')];
+  if (restFirst !== null && floorFirst !== null) {
+    const perEra = (floor: boolean): string => MCP_ERAS.map((era) => `${firstOver(floor ? `sdk ${era}` : era) ?? '-'} (${era})`).join(', ');
+    text(
+      `first request on a fresh isolate over a warm one, wall / workerd CPU ms: REST read ${restFirst}, the read floor's ` +
+        `same read ${floorFirst}; MCP call ${perEra(false)}, the MCP floor's ${perEra(true)}`,
+      '    ',
     );
   }
   const rateLimit = results.fixed?.rateLimit;

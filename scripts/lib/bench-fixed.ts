@@ -12,7 +12,9 @@
  * - the read floor: our REST read of each real note (the shared corpus) against the floor Worker's
  *   read of the same notes (bench-floor-worker.js: the same canister GET, JSON parse, one log line,
  *   a one-field answer), each net of the floor's no-op GET /health, their ratio, and MCP tools/call
- *   of the same notes over that REST read; then that read's CPU by phase (bench-phases.ts).
+ *   of the same notes over that REST read; then that read's CPU by phase (bench-phases.ts);
+ * - the MCP floor, per era: the official SDK's own tools/call over a plain JSON GET
+ *   (bench-sdk-floor-worker.ts), the least any MCP call over REST costs while the SDK serves it.
  *
  * One Miniflare (one workerd process) runs every Worker, each on its own socket (no entry worker in
  * front). Every kind is measured a request at a time, interleaved with the others
@@ -31,6 +33,7 @@ import {
   mcpToolCall,
   startBenchCanister,
   startWorker,
+  buildSdkFloorWorker,
   FLOOR_WORKER_PATH,
   type McpEra,
   type MiniflareWorker,
@@ -91,6 +94,8 @@ export interface FixedCostResult {
   };
   /** The per-phase CPU of that REST read (bench-phases.ts), when measured. */
   phases?: PhaseResult;
+  /** The MCP floor per era: the SDK's own tools/call (a constant answer) minus a JSON GET of the same answer. */
+  sdkFloor?: ({ era: McpEra } & RoundedFigure)[];
 }
 
 type KindKey =
@@ -106,10 +111,12 @@ type KindKey =
   | 'our no-op'
   | 'read'
   | 'floor'
-  | `read ${McpEra}`;
+  | `read ${McpEra}`
+  | 'sdk json'
+  | `sdk ${McpEra}`;
 
-/** Which of the section's Workers a kind is sent to: ours, ours with the rate-limit bindings, the floor. */
-type WorkerName = 'plain' | 'limited' | 'floor';
+/** Which of the section's Workers a kind is sent to: ours, ours with the rate-limit bindings, the read floor, the MCP floor. */
+type WorkerName = 'plain' | 'limited' | 'floor' | 'sdk';
 
 interface Kind {
   key: KindKey;
@@ -165,6 +172,10 @@ function kinds(token: string, smallChars: number, mediumChars: number, readPaths
     { key: 'medium', label: `200 outline, ${mediumChars}-char note`, status: 200, worker: 'plain', send: (base) => outline(base, MEDIUM_PATH, bearer) },
     ...MCP_ERAS.map(
       (era): Kind => ({ key: era, label: `MCP ${era} tools/call, ${smallChars}-char`, status: 200, worker: 'plain', send: (base) => mcpToolCall(base, token, era, SMALL_PATH) }),
+    ),
+    { key: 'sdk json', label: 'MCP floor GET /json', status: 200, worker: 'sdk', send: (base) => fetch(new URL('/json', base)) },
+    ...MCP_ERAS.map(
+      (era): Kind => ({ key: `sdk ${era}`, label: `MCP floor ${era} tools/call`, status: 200, worker: 'sdk', send: (base) => mcpToolCall(base, token, era, SMALL_PATH) }),
     ),
     ...reads,
   ];
@@ -230,6 +241,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   options.progress(`fixed cost: ${passes} interleaved passes over every kind`);
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-fixed-'));
   const phasesDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-phases-'));
+  const sdkFloorDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-sdk-floor-'));
   const phaseRounds = quick ? 6 : 10;
   let phases: PhaseResult | null = null;
   const canister = await startBenchCanister([
@@ -247,6 +259,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       { name: 'plain', direct: true },
       { name: 'limited', direct: true, rateLimits: true },
       { name: 'floor', direct: true, scriptPath: FLOOR_WORKER_PATH },
+      { name: 'sdk', direct: true, scriptPath: buildSdkFloorWorker(options.repoRoot, sdkFloorDir) },
       ...(readPaths.length > 0 ? [phaseWorkerSetup(options.repoRoot, phasesDir, readPaths)] : []),
     ]);
     await worker.ready;
@@ -254,6 +267,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       plain: await worker.unsafeGetDirectURL('plain'),
       limited: await worker.unsafeGetDirectURL('limited'),
       floor: await worker.unsafeGetDirectURL('floor'),
+      sdk: await worker.unsafeGetDirectURL('sdk'),
     };
     const token = await benchToken();
     all = kinds(token, options.smallBody.length, options.mediumBody.length, readPaths);
@@ -288,6 +302,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
     canister.close();
     rmSync(outDir, { recursive: true, force: true });
     rmSync(phasesDir, { recursive: true, force: true });
+    rmSync(sdkFloorDir, { recursive: true, force: true });
   }
   const measured = samples !== null && [...samples.values()].every((entry) => entry.cpu.every(Number.isFinite));
   if (!samples || !measured) {
@@ -322,6 +337,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   result.restFixed = over('missing', 'health');
   result.mcpOverRest = MCP_ERAS.map((era) => ({ era, ...over(era, 'small') }));
   result.rateLimit = over('missingLimited', 'missing').ms;
+  result.sdkFloor = MCP_ERAS.map((era) => ({ era, ...over(`sdk ${era}`, 'sdk json') }));
   if (readPaths.length > 0) {
     const [read, floor, exchange] = (['read', 'floor', 'exchange'] as const).map(blockMedians) as [number[], number[], number[]];
     const ours = over('read', 'exchange').ms;
@@ -344,6 +360,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   const derived: string[][] = [
     row('fixed cost of a REST read (404 - /health)', result.restFixed.ms, FIXED_TARGET.restFixedMs),
     ...result.mcpOverRest.map((each) => row(`MCP ${each.era} tools/call over the same REST read`, each.ms, FIXED_TARGET.mcpOverRestMs)),
+    ...result.sdkFloor.map((each) => row(`MCP floor: the SDK's ${each.era} tools/call over a JSON GET`, each.ms)),
     row('local rate-limit simulation (404 with - without)', result.rateLimit),
     row(`a ${options.mediumBody.length}-char outline over a ${options.smallBody.length}-char one`, over('medium', 'small').ms),
     ...(result.read
@@ -361,6 +378,12 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   report.legend([
     ['derived', `differences of the rows' median CPU; a target is judged on that figure and its spread over ${BLOCKS} consecutive blocks of samples`],
     ['targets', `in ms of workerd CPU${quick ? '; not judged per row (--quick), see the summary' : '; ! marks a miss'}`],
+    [
+      'MCP floor',
+      'the official SDK answering a constant one-field tools/call in each era as our Worker serves it (stateless transport ' +
+        'with JSON answers; createMcpHandler), over a GET answering the same JSON, on the same Worker ' +
+        "(scripts/lib/bench-sdk-floor-worker.ts): the SDK's own cost of one exchange; not judged",
+    ],
   ]);
   if (result.read) {
     report.legend([

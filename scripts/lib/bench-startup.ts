@@ -16,13 +16,14 @@
  *
  * A failing step prints its failure in the section and the rest goes on.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { figure, median, type Report } from './bench-report';
 import {
   at,
   benchToken,
+  buildSdkFloorWorker,
   buildWorkerBundle,
   FLOOR_WORKER_PATH,
   MCP_ERAS,
@@ -57,8 +58,15 @@ export interface StartupOptions {
   progress: (line: string) => void;
 }
 
-/** 'floor': the read floor (bench-floor-worker.js: the canister GET, one log line), the platform's own first read; not judged. */
-export type FirstKind = 'rest' | McpEra | 'floor';
+/**
+ * 'floor': the read floor (bench-floor-worker.js: the canister GET, one log line), the platform's own
+ * first read; `sdk <era>`: the MCP floor (bench-sdk-floor-worker.ts), the SDK's own first exchange.
+ * Neither is judged.
+ */
+export type FirstKind = 'rest' | McpEra | 'floor' | `sdk ${McpEra}`;
+
+/** The kinds judged against a bound: our Worker's own, not a floor's. */
+export const isJudgedFirst = (kind: FirstKind): kind is 'rest' | McpEra => kind === 'rest' || (MCP_ERAS as readonly string[]).includes(kind);
 
 export interface FirstRequestRow {
   kind: FirstKind;
@@ -345,14 +353,26 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
   const output: WorkerOutput = { logLines: 0, errorText: '' };
   const token = await benchToken();
   const outline = new URL(restTarget('note_outline', DEMO_NOTE), 'http://x');
-  // The floor: the read floor of the fixed-cost section, on the same note: the platform's own first read.
-  const floorDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-floor-'));
-  copyFileSync(FLOOR_WORKER_PATH, path.join(floorDir, 'index.js'));
-  const kinds: { kind: FirstKind; label: string; dir: string; send: (base: URL) => Promise<Response> }[] = [
-    { kind: 'rest', label: 'REST outline', dir: outDir, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base), { headers: { authorization: `Bearer ${token}` } }) },
-    ...MCP_ERAS.map((era) => ({ kind: era, label: `MCP ${era}`, dir: outDir, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
-    { kind: 'floor', label: 'floor: the same read', dir: floorDir, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base)) },
-  ];
+  // The floors of the fixed-cost section: the read floor on the same note (the platform's own first
+  // read), and the SDK's own first exchange in each era.
+  const sdkFloorDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-sdk-floor-'));
+  const ours = path.join(outDir, 'index.js');
+  let kinds: { kind: FirstKind; label: string; script: string; send: (base: URL) => Promise<Response> }[] = [];
+  try {
+    const sdkFloor = buildSdkFloorWorker(options.repoRoot, sdkFloorDir);
+    kinds = [
+      { kind: 'rest', label: 'REST outline', script: ours, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base), { headers: { authorization: `Bearer ${token}` } }) },
+      ...MCP_ERAS.map((era) => ({ kind: era, label: `MCP ${era}`, script: ours, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
+      { kind: 'floor', label: 'read floor: the same read', script: FLOOR_WORKER_PATH, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base)) },
+      ...MCP_ERAS.map((era) => ({ kind: `sdk ${era}` as const, label: `MCP floor ${era}`, script: sdkFloor, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
+    ];
+  } catch (error) {
+    result.firstFailure = 'the MCP floor did not build';
+    report.text(`FAILED: ${error instanceof Error ? (error.message.split('\n')[0] as string) : String(error)}`);
+    canister.close();
+    rmSync(sdkFloorDir, { recursive: true, force: true });
+    return;
+  }
   /** One exchange: wall ms from the client, throwing on an answer other than the note's outline. */
   const timed = async (kind: (typeof kinds)[number], base: URL): Promise<number> => {
     const started = performance.now();
@@ -365,8 +385,8 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
     return ms;
   };
   /** A fresh Worker on its own socket, after it has settled; its workerd processes. */
-  const fresh = async (dir: string): Promise<{ worker: MiniflareWorker; base: URL; pids: number[] }> => {
-    const worker = await startWorker(dir, canister.url, output, [{ direct: true }]);
+  const fresh = async (script: string): Promise<{ worker: MiniflareWorker; base: URL; pids: number[] }> => {
+    const worker = await startWorker(outDir, canister.url, output, [{ direct: true, scriptPath: script }]);
     await worker.ready;
     const base = await worker.unsafeGetDirectURL();
     const pids = await workerdPids((pid) => pid === process.pid);
@@ -378,10 +398,10 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
   let worker: MiniflareWorker | undefined;
   try {
     // One unmeasured start: checks every kind answers, and warms this process's client code.
-    for (const dir of [outDir, floorDir]) {
-      const practice = await fresh(dir);
+    for (const script of new Set(kinds.map((kind) => kind.script))) {
+      const practice = await fresh(script);
       worker = practice.worker;
-      for (const kind of kinds.filter((each) => each.dir === dir)) for (let index = 0; index < 3; index++) await timed(kind, practice.base);
+      for (const kind of kinds.filter((each) => each.script === script)) for (let index = 0; index < 3; index++) await timed(kind, practice.base);
       await worker.dispose();
       worker = undefined;
     }
@@ -389,7 +409,7 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
       for (let step = 0; step < kinds.length; step++) {
         const index = (start + step) % kinds.length;
         const kind = kinds[index] as (typeof kinds)[number];
-        const started = await fresh(kind.dir);
+        const started = await fresh(kind.script);
         worker = started.worker;
         const row = rows[index] as FirstRequestRow;
         const cpuBefore = await schedTime(started.pids);
@@ -417,7 +437,7 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
   } finally {
     await worker?.dispose();
     canister.close();
-    rmSync(floorDir, { recursive: true, force: true });
+    rmSync(sdkFloorDir, { recursive: true, force: true });
   }
   for (const row of rows) row.overWarm = median(row.first.map((first, index) => first - (row.warm[index] as number)));
   const bound = (row: FirstRequestRow): number => (row.kind === 'rest' ? STARTUP_TARGET.firstRestMs : STARTUP_TARGET.firstMcpMs);
@@ -439,8 +459,8 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
       figure(median(row.first), 2),
       `${figure(Math.min(...row.first), 1)}-${figure(Math.max(...row.first), 1)}`,
       figure(median(row.warm), 2),
-      `${figure(row.overWarm, 2)}${!quick && row.kind !== 'floor' && row.overWarm > bound(row) ? '!' : ''}`,
-      row.kind === 'floor' ? '-' : `<= ${bound(row)}`,
+      `${figure(row.overWarm, 2)}${!quick && isJudgedFirst(row.kind) && row.overWarm > bound(row) ? '!' : ''}`,
+      isJudgedFirst(row.kind) ? `<= ${bound(row)}` : '-',
       row.firstCpu.length > 0 ? figure(median(row.firstCpu), 2) : '-',
       row.warmCpu.length > 0 ? figure(median(row.warmCpu), 2) : '-',
     ]),
@@ -454,6 +474,11 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
       'the read floor (scripts/lib/bench-floor-worker.js: the same canister GET, one log line, a one-field answer) ' +
         'reading the same note: what the platform adds to any first read (its first fetch and console.log included); ' +
         'not judged, not subtracted',
+    ],
+    [
+      'MCP floor',
+      "the official SDK answering a constant tools/call in each era (scripts/lib/bench-sdk-floor-worker.ts): the SDK's own " +
+        'first exchange, which any first MCP call includes; not judged, not subtracted',
     ],
     [
       'CPU first, warm',

@@ -189,6 +189,15 @@ export interface WorkerSetup {
 /** The read floor: a Worker that makes our canister GET, parses it, logs one line and answers (scripts/lib/bench-floor-worker.js). */
 export const FLOOR_WORKER_PATH = fileURLToPath(new URL('./bench-floor-worker.js', import.meta.url));
 
+/** The MCP floor: the official SDK answering one constant tools/call in each era (scripts/lib/bench-sdk-floor-worker.ts). */
+const SDK_FLOOR_ENTRY = 'scripts/lib/bench-sdk-floor-worker.ts';
+
+/** Builds the MCP floor Worker into outDir with the Worker's own configuration; the path of its module. */
+export function buildSdkFloorWorker(repoRoot: string, outDir: string): string {
+  buildWorkerBundle(repoRoot, outDir, [SDK_FLOOR_ENTRY]);
+  return path.join(outDir, `${path.basename(SDK_FLOOR_ENTRY, '.ts')}.js`);
+}
+
 /** Miniflare's options for one bench Worker: the bundle in outDir, reading notes from the canister. */
 function workerOptions(outDir: string, canisterUrl: string, setup: WorkerSetup): Record<string, unknown> {
   const lifted = { simple: { limit: 1_000_000, period: 10 } };
