@@ -83,7 +83,8 @@ import { isEntryPoint } from './lib/cli.mjs';
 import { checkVerdict, figure, median, MIN_RATIO_SAMPLES, ratioOf, Report, spreadOf, verdictLine, WIDTH, wrap, type Spread, type TargetCheck, type Timing } from './lib/bench-report';
 import { FIXED_TARGET, fixedCostSection, type FixedCostResult } from './lib/bench-fixed';
 import { isJudgedFirst, STARTUP_TARGET, startupSection, type FirstKind, type FirstRequestRow, type StartupResult } from './lib/bench-startup';
-import { endToEndSection, HEAVY_CPU_MS, MCP_ERAS, type EndToEndResult } from './lib/bench-worker';
+import { endToEndSection, HEAVY_CPU_MS, type EndToEndResult } from './lib/bench-worker';
+import { MCP_ERAS } from './lib/worker-api';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sharedRoot = path.resolve(repoRoot, '../shared');

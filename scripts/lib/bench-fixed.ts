@@ -28,14 +28,12 @@ import { figure, median, quantile, spreadOf, type Report, type Spread } from './
 import {
   at,
   benchToken,
+  buildSdkFloorWorker,
   buildWorkerBundle,
-  MCP_ERAS,
   mcpToolCall,
   startBenchCanister,
   startWorker,
-  buildSdkFloorWorker,
   FLOOR_WORKER_PATH,
-  type McpEra,
   type MiniflareWorker,
   type WorkerInput,
   type WorkerOutput,
@@ -43,7 +41,7 @@ import {
 import { schedTime } from './bench-proc';
 import { measurePhases, phaseWorkerSetup, reportPhases, type PhaseResult } from './bench-phases';
 import { workerdPids } from './process.mjs';
-import { restTarget } from './worker-api';
+import { MCP_ERAS, restTarget, type McpEra } from './worker-api';
 
 export const FIXED_TARGET = {
   /** 404 minus /health, workerd CPU ms: at most. */

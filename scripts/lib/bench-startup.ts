@@ -26,18 +26,16 @@ import {
   buildSdkFloorWorker,
   buildWorkerBundle,
   FLOOR_WORKER_PATH,
-  MCP_ERAS,
   mcpToolCall,
   runWrangler,
   startBenchCanister,
   startWorker,
-  type McpEra,
   type MiniflareWorker,
   type WorkerOutput,
 } from './bench-worker';
 import { schedTime } from './bench-proc';
 import { sleep, workerdPids } from './process.mjs';
-import { restTarget } from './worker-api';
+import { MCP_ERAS, restTarget, type McpEra } from './worker-api';
 
 /** The targets of this section. */
 export const STARTUP_TARGET = {

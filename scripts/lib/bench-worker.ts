@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { figure, type Report } from './bench-report';
 import { cpuMs, workerdPids } from './process.mjs';
-import { restTarget, toolCallParams } from './worker-api';
+import { MCP_ERAS, restTarget, toolCallRequest, type McpEra } from './worker-api';
 
 /** The notes the canister serves: one input = one or more notes requested in turn. */
 export interface WorkerInput {
@@ -83,8 +83,6 @@ export type MiniflareWorker = {
   unsafeGetDirectURL(workerName?: string): Promise<URL>;
 };
 type Send = (notePath: string) => Promise<Response>;
-export type McpEra = '2025-11-25' | '2026-07-28';
-export const MCP_ERAS: readonly McpEra[] = ['2025-11-25', '2026-07-28'];
 
 export interface BenchCanister {
   url: string;
@@ -250,26 +248,9 @@ export async function benchToken(scopeFolders?: string[]): Promise<string> {
   return mintToken({ sub: 'bench-user', role: 'viewer', type: 'session', ttlSeconds: 3600, scopeFolders, secret: BENCH_SESSION_SECRET });
 }
 
-/** The same tool call on each MCP era: 2025-11-25 (stateless after initialize) and 2026-07-28 (sessionless, _meta and headers). */
+/** The same tool call on each MCP era (worker-api.ts toolCallRequest), sent. */
 export function mcpToolCall(base: URL, token: string, era: McpEra, notePath: string): Promise<Response> {
-  const call = toolCallParams('note_outline', notePath);
-  const params: Record<string, unknown> = { ...call };
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': era,
-  };
-  if (era === '2026-07-28') {
-    params._meta = {
-      'io.modelcontextprotocol/protocolVersion': era,
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
-    Object.assign(headers, { 'mcp-method': 'tools/call', 'mcp-name': call.name });
-  }
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
-  return fetch(new URL('/mcp', base), { method: 'POST', headers, body });
+  return fetch(toolCallRequest(base, token, era, notePath));
 }
 
 function benchClient(base: URL, token: string): BenchClient {
@@ -383,7 +364,7 @@ class EndToEnd {
     this.addRequestRow(`REST ${input.name}`, Math.round(input.chars / input.notes.length), rest, this.options.inProcessMs(input).toFixed(2), cpuMark);
     if (input.heavy) this.heavy.push({ name: input.name, cpu: rest.cpu });
     if (input.notes.length !== 1 || input.heavy) return;
-    for (const era of ['2025-11-25', '2026-07-28'] as const) {
+    for (const era of MCP_ERAS) {
       const probeCall = await this.client.mcp(era)(paths[0] as string);
       const probeBody = await probeCall.text();
       if (probeCall.status !== 200 || probeBody.includes('"isError":true') || probeBody.includes('"error":{')) {
