@@ -361,8 +361,8 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
     kinds = [
       { kind: 'rest', label: 'REST outline', script: ours, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base), { headers: { authorization: `Bearer ${token}` } }) },
       ...MCP_ERAS.map((era) => ({ kind: era, label: `MCP ${era}`, script: ours, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
-      { kind: 'floor', label: 'read floor: the same read', script: FLOOR_WORKER_PATH, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base)) },
-      ...MCP_ERAS.map((era) => ({ kind: `sdk ${era}` as const, label: `MCP floor ${era}`, script: sdkFloor, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
+      { kind: 'floor', label: 'read floor', script: FLOOR_WORKER_PATH, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base)) },
+      ...MCP_ERAS.map((era) => ({ kind: `sdk ${era}` as const, label: `SDK ${era}`, script: sdkFloor, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
     ];
   } catch (error) {
     result.firstFailure = 'the MCP floor did not build';
@@ -468,14 +468,14 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
     ['warm p50', `median of the ${warm} requests that follow it on the same Worker, median over the starts`],
     ['first-warm', 'median over the starts of (first - warm p50): what a fresh isolate adds; target in ms'],
     [
-      'floor',
+      'read floor',
       'the read floor (scripts/lib/bench-floor-worker.js: the same canister GET, one log line, a one-field answer) ' +
         'reading the same note: what the platform adds to any first read (its first fetch and console.log included); ' +
         'not judged, not subtracted',
     ],
     [
-      'MCP floor',
-      "the official SDK answering a constant tools/call in each era (scripts/lib/bench-sdk-floor-worker.ts): the SDK's own " +
+      'SDK <era>',
+      "the MCP floor: the official SDK answering a constant tools/call (scripts/lib/bench-sdk-floor-worker.ts), the SDK's own " +
         'first exchange, which any first MCP call includes; not judged, not subtracted',
     ],
     [
