@@ -891,8 +891,8 @@ function summary(results: Results, options: BenchOptions, started: Date): string
   const sdkFloor = results.fixed?.sdkFloor;
   if (sdkFloor !== undefined) {
     text(
-      "MCP floor, the official SDK's own tools/call over a JSON GET (what MCP over REST cannot go below while the SDK " +
-        `serves it): ${sdkFloor.map((each) => `${each.ms.toFixed(3)} ms (${each.era})`).join(', ')}`,
+      "MCP floor, the official SDK's own tools/call over a JSON GET (its cost of one exchange, which every MCP call " +
+        `carries): ${sdkFloor.map((each) => `${each.ms.toFixed(3)} ms (${each.era})`).join(', ')}`,
       '    ',
     );
   }

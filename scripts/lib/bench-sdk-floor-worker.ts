@@ -4,10 +4,10 @@
  * eras through the SDK's stateless Streamable HTTP transport with JSON answers, 2026-07-28 through
  * the SDK's createMcpHandler (made once per isolate, as the SDK's examples make it), each handed the
  * message already parsed (the SDK's own body read costs more). Its one tool answers a constant
- * one-field JSON; GET /json answers the same JSON without the SDK. What a
- * tools/call costs over that GET is the SDK's own cost of an exchange: our MCP over REST cannot go
- * below it. No token, no read, no log line. Built with the Worker's own configuration (the SDK
- * runtime alias of wrangler.toml included), never deployed.
+ * one-field JSON; GET /json answers the same JSON without the SDK. What a tools/call costs over that
+ * GET is the SDK's own cost of one exchange, which every MCP call carries. No token, no read, no log
+ * line. Built with the Worker's own configuration (the SDK runtime alias of wrangler.toml included),
+ * never deployed.
  */
 import { createMcpHandler, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
