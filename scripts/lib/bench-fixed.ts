@@ -14,7 +14,7 @@
  *   a one-field answer), each net of the floor's no-op GET /health, their ratio, and MCP tools/call
  *   of the same notes over that REST read; then that read's CPU by phase (bench-phases.ts);
  * - the MCP floor, per era: the official SDK's own tools/call over a plain JSON GET
- *   (bench-sdk-floor-worker.ts), the least any MCP call over REST costs while the SDK serves it.
+ *   (bench-sdk-floor-worker.ts): the SDK's cost of one exchange, which every MCP call carries.
  *
  * One Miniflare (one workerd process) runs every Worker, each on its own socket (no entry worker in
  * front). Every kind is measured a request at a time, interleaved with the others
