@@ -355,22 +355,21 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
   // read), and the SDK's own first exchange in each era.
   const sdkFloorDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-sdk-floor-'));
   const ours = path.join(outDir, 'index.js');
-  let kinds: { kind: FirstKind; label: string; script: string; send: (base: URL) => Promise<Response> }[] = [];
+  // The MCP floor is a reference, judged nothing: when it does not build, the rows go on without it.
+  let sdkFloor: string | null = null;
   try {
-    const sdkFloor = buildSdkFloorWorker(options.repoRoot, sdkFloorDir);
-    kinds = [
-      { kind: 'rest', label: 'REST outline', script: ours, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base), { headers: { authorization: `Bearer ${token}` } }) },
-      ...MCP_ERAS.map((era) => ({ kind: era, label: `MCP ${era}`, script: ours, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
-      { kind: 'floor', label: 'read floor', script: FLOOR_WORKER_PATH, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base)) },
-      ...MCP_ERAS.map((era) => ({ kind: `sdk ${era}` as const, label: `SDK ${era}`, script: sdkFloor, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
-    ];
+    sdkFloor = buildSdkFloorWorker(options.repoRoot, sdkFloorDir);
   } catch (error) {
-    result.firstFailure = 'the MCP floor did not build';
-    report.text(`FAILED: ${error instanceof Error ? (error.message.split('\n')[0] as string) : String(error)}`);
-    canister.close();
-    rmSync(sdkFloorDir, { recursive: true, force: true });
-    return;
+    report.text(`MCP floor: not built (${error instanceof Error ? (error.message.split('\n')[0] as string) : String(error)})`);
   }
+  const kinds: { kind: FirstKind; label: string; script: string; send: (base: URL) => Promise<Response> }[] = [
+    { kind: 'rest', label: 'REST outline', script: ours, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base), { headers: { authorization: `Bearer ${token}` } }) },
+    ...MCP_ERAS.map((era) => ({ kind: era, label: `MCP ${era}`, script: ours, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
+    { kind: 'floor', label: 'read floor', script: FLOOR_WORKER_PATH, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base)) },
+    ...(sdkFloor === null
+      ? []
+      : MCP_ERAS.map((era) => ({ kind: `sdk ${era}` as const, label: `SDK ${era}`, script: sdkFloor, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) }))),
+  ];
   /** One exchange: wall ms from the client, throwing on an answer other than the note's outline. */
   const timed = async (kind: (typeof kinds)[number], base: URL): Promise<number> => {
     const started = performance.now();
@@ -476,7 +475,7 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
     [
       'SDK <era>',
       "the MCP floor: the official SDK answering a constant tools/call (scripts/lib/bench-sdk-floor-worker.ts), the SDK's own " +
-        'first exchange, which any first MCP call includes; not judged, not subtracted',
+        'first exchange, the SDK loaded at startup (ours loads it on the first MCP message); not judged, not subtracted',
     ],
     [
       'CPU first, warm',
