@@ -24,13 +24,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { figure, median, quantile, spreadOf, type Report, type Spread } from './bench-report';
+import { figure, firstLine, median, quantile, spreadOf, type Report, type Spread } from './bench-report';
 import {
   at,
   benchToken,
-  buildSdkFloorWorker,
   buildWorkerBundle,
   mcpToolCall,
+  sdkFloorOrNull,
   startBenchCanister,
   startWorker,
   FLOOR_WORKER_PATH,
@@ -254,13 +254,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
   let worker: MiniflareWorker | undefined;
   let all: Kind[] = [];
   let samples: Samples | null = null;
-  // The MCP floor is a reference, judged nothing: when it does not build, the section goes on without it.
-  let sdkFloorScript: string | null = null;
-  try {
-    sdkFloorScript = buildSdkFloorWorker(options.repoRoot, sdkFloorDir);
-  } catch (error) {
-    report.text(`MCP floor: not built (${error instanceof Error ? (error.message.split('\n')[0] as string) : String(error)})`);
-  }
+  const sdkFloorScript = sdkFloorOrNull(options.repoRoot, sdkFloorDir, report);
   try {
     buildWorkerBundle(options.repoRoot, outDir);
     worker = await startWorker(outDir, canister.url, output, [
@@ -301,7 +295,7 @@ export async function fixedCostSection(options: FixedCostOptions): Promise<Fixed
       }
     }
   } catch (error) {
-    const why = error instanceof Error ? (error.message.split('\n')[0] as string) : String(error);
+    const why = firstLine(error);
     report.text(`skipped: ${why}`);
     if (output.errorText) report.text(`Worker stderr: ${output.errorText.slice(0, 300)}`);
     return { skipped: why };

@@ -113,6 +113,11 @@ export function median(values: number[]): number {
 }
 
 /** A fixed-point figure; 1000 and more without decimals (a rate of 19063 MB/s needs none). */
+/** What a caught error says, in its first line: a failing step's reason in a report. */
+export function firstLine(error: unknown): string {
+  return error instanceof Error ? (error.message.split('\n')[0] as string) : String(error);
+}
+
 export function figure(value: number, digits: number): string {
   if (!Number.isFinite(value)) return '-';
   return Math.abs(value) >= 1000 ? value.toFixed(0) : value.toFixed(digits);

@@ -19,14 +19,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { figure, median, type Report } from './bench-report';
+import { figure, firstLine, median, type Report } from './bench-report';
 import {
   at,
   benchToken,
-  buildSdkFloorWorker,
   buildWorkerBundle,
   FLOOR_WORKER_PATH,
   mcpToolCall,
+  sdkFloorOrNull,
   runWrangler,
   startBenchCanister,
   startWorker,
@@ -282,7 +282,7 @@ function bundlePart(options: StartupOptions, outDir: string, result: StartupResu
     output = buildWorkerBundle(options.repoRoot, outDir, ['--metafile', path.join(outDir, 'meta.json')]);
   } catch (error) {
     result.bundleFailure = 'the dry-run build failed';
-    report.text(`FAILED: ${error instanceof Error ? (error.message.split('\n')[0] as string) : String(error)}`);
+    report.text(`FAILED: ${firstLine(error)}`);
     return false;
   }
   const total = parseTotalUpload(output);
@@ -355,13 +355,7 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
   // read), and the SDK's own first exchange in each era.
   const sdkFloorDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-sdk-floor-'));
   const ours = path.join(outDir, 'index.js');
-  // The MCP floor is a reference, judged nothing: when it does not build, the rows go on without it.
-  let sdkFloor: string | null = null;
-  try {
-    sdkFloor = buildSdkFloorWorker(options.repoRoot, sdkFloorDir);
-  } catch (error) {
-    report.text(`MCP floor: not built (${error instanceof Error ? (error.message.split('\n')[0] as string) : String(error)})`);
-  }
+  const sdkFloor = sdkFloorOrNull(options.repoRoot, sdkFloorDir, report);
   const kinds: { kind: FirstKind; label: string; script: string; send: (base: URL) => Promise<Response> }[] = [
     { kind: 'rest', label: 'REST outline', script: ours, send: (base) => fetch(new URL(`${outline.pathname}${outline.search}`, base), { headers: { authorization: `Bearer ${token}` } }) },
     ...MCP_ERAS.map((era) => ({ kind: era, label: `MCP ${era}`, script: ours, send: (base: URL) => mcpToolCall(base, token, era, DEMO_NOTE) })),
@@ -428,7 +422,7 @@ async function firstRequestPart(options: StartupOptions, outDir: string, result:
     }
   } catch (error) {
     result.firstFailure = 'a fresh Worker did not answer';
-    report.text(`FAILED: ${error instanceof Error ? (error.message.split('\n')[0] as string) : String(error)}`);
+    report.text(`FAILED: ${firstLine(error)}`);
     if (output.errorText) report.text(`Worker stderr: ${output.errorText.slice(0, 300)}`);
     return;
   } finally {

@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { figure, type Report } from './bench-report';
+import { figure, firstLine, type Report } from './bench-report';
 import { cpuMs, workerdPids } from './process.mjs';
 import { MCP_ERAS, restTarget, toolCallRequest, type McpEra } from './worker-api';
 
@@ -194,6 +194,19 @@ const SDK_FLOOR_ENTRY = 'scripts/lib/bench-sdk-floor-worker.ts';
 export function buildSdkFloorWorker(repoRoot: string, outDir: string): string {
   buildWorkerBundle(repoRoot, outDir, [SDK_FLOOR_ENTRY]);
   return path.join(outDir, `${path.basename(SDK_FLOOR_ENTRY, '.ts')}.js`);
+}
+
+/**
+ * The MCP floor built into outDir, or null once the report says why it was not: the floor is a
+ * reference, judged nothing, so a section goes on without it.
+ */
+export function sdkFloorOrNull(repoRoot: string, outDir: string, report: Report): string | null {
+  try {
+    return buildSdkFloorWorker(repoRoot, outDir);
+  } catch (error) {
+    report.text(`MCP floor: not built (${firstLine(error)})`);
+    return null;
+  }
 }
 
 /** Miniflare's options for one bench Worker: the bundle in outDir, reading notes from the canister. */
@@ -528,7 +541,7 @@ export async function endToEndSection(inputs: WorkerInput[], options: EndToEndOp
     worker = await startWorker(outDir, canister.url, output);
     return await measureThroughWorker(options, inputs, canister, worker, output);
   } catch (error) {
-    const why = error instanceof Error ? (error.message.split('\n')[0] as string) : String(error);
+    const why = firstLine(error);
     options.report.text(`skipped: ${why}`);
     return { skipped: why };
   } finally {
