@@ -88,6 +88,12 @@ const originList = optionalText.transform((value, ctx) => {
   return origins;
 });
 
+/** A URL the Worker sends a credential to: no user info to leak in it, no fragment to drop silently. */
+function isPlainEndpoint(value: string): boolean {
+  const url = new URL(value);
+  return url.username === '' && url.password === '' && !value.includes('#');
+}
+
 /** The variables the Worker reads, by name: the fixed vocabulary of configuration reports. */
 export const EnvSchema = z.object({
     CANISTER_URL: httpUrl,
@@ -96,6 +102,7 @@ export const EnvSchema = z.object({
     HUB_JWT_SECRET: optionalHmacSecret,
     SESSION_SECRET_PREVIOUS: optionalHmacSecret,
     JWT_JWKS_URL: optionalText.pipe(httpUrl.optional()),
+    HOSTED_CONTEXT_URL: optionalText.pipe(httpUrl.refine(isPlainEndpoint, { message: 'endpoint_url' }).optional()),
     JWT_ISSUER: optionalText,
     JWT_AUDIENCE: optionalText,
     CORS_ORIGINS: originList,
@@ -160,7 +167,7 @@ export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
   not_exact_origins: 'must be a comma-separated list of exact origins (scheme://host[:port], no path)',
   not_an_origin: 'must be one exact https origin (scheme://host[:port], no path or trailing slash; http only on a loopback host)',
   not_an_issuer: 'must be an https URL without query or fragment (http only on a loopback host)',
-  not_https: 'must be an https URL outside ENVIRONMENT=local (http only on a loopback host): the keys that verify tokens must not travel in the clear',
+  not_https: 'must be an https URL outside ENVIRONMENT=local (http only on a loopback host): keys that verify tokens, and the tokens sent for a hosted context, must not travel in the clear',
   no_verification_key: 'no token verification key: set SESSION_SECRET, HUB_JWT_SECRET or JWT_JWKS_URL',
   missing_binding: 'this rate-limit binding is missing (wrangler.toml [[ratelimits]] with this name)',
   invalid: 'is invalid',
@@ -185,6 +192,7 @@ const PROBLEM_DETAIL: Partial<Record<ConfigVariable, Partial<Record<ConfigReason
   SCOOLING_SMOKE_ENABLED: { not_allowed: oneOf(BOOLEAN_TEXT) },
   SERVER_CARD_NAME: { invalid: 'must be a reverse-DNS namespace, /, a name (3 to 200 characters; e.g. com.example/knowtation-edge)' },
   SERVER_WEBSITE_URL: { not_a_url: 'must be an https URL' },
+  HOSTED_CONTEXT_URL: { not_a_url: "must be the full http(s) URL of the Hub's GET /api/v1/hosted-context, without user info or fragment" },
   MCP_APPS_VIEW: { not_allowed: oneOf(SWITCH_TEXT) },
   RATE_LIMITER: {
     invalid: 'wrangler.toml [[ratelimits]] name = "RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
@@ -209,6 +217,11 @@ export interface Config {
   /** HMAC keys tried in order: the current secret, then the previous one (verify-only). */
   hmacSecrets: string[];
   jwksUrl: string | undefined;
+  /**
+   * The Hub's hosted-context endpoint (HOSTED_CONTEXT_URL): asked, with the caller's own token, for
+   * the role, canister user, vault allowlist and scope of a shared-secret token that carries none.
+   */
+  hostedContextUrl: string | undefined;
   issuer: string | undefined;
   audience: string | undefined;
   corsOrigins: string[];
@@ -268,6 +281,7 @@ function reasonFor(issue: z.core.$ZodIssue, raw: unknown): ConfigReason {
     case 'invalid_value':
       return 'not_allowed';
     case 'custom':
+      if (issue.message === 'endpoint_url') return 'not_a_url';
       return issue.message === 'oauth_identifier'
         ? 'not_an_issuer'
         : issue.message === 'public_origin'
@@ -304,12 +318,34 @@ export function checkVariables(env: object): ConfigProblem[] {
       if (isBlank(raw[name])) problems.push({ variable: name, reason: 'missing' });
     }
     // Keys fetched over plain http could be swapped on the way, and every token verified with them.
-    if (isPlainHttpOffLoopback(raw.JWT_JWKS_URL) && !problems.some((p) => p.variable === 'JWT_JWKS_URL')) {
-      problems.push({ variable: 'JWT_JWKS_URL', reason: 'not_https' });
+    // The hosted context is asked with the caller's own token, which must not travel in the clear either.
+    for (const name of ['JWT_JWKS_URL', 'HOSTED_CONTEXT_URL'] as const) {
+      if (isPlainHttpOffLoopback(raw[name]) && !problems.some((p) => p.variable === name)) problems.push({ variable: name, reason: 'not_https' });
     }
   }
   const order = new Map(CONFIG_VARIABLES.map((name, index) => [name, index]));
   return problems.sort((a, b) => (order.get(a.variable) ?? 0) - (order.get(b.variable) ?? 0));
+}
+
+/** Why a valid configuration may still not do what its operator expects. A fixed vocabulary. */
+export type ConfigWarningReason = 'no_hosted_context';
+
+export interface ConfigWarning {
+  variable: ConfigVariable;
+  reason: ConfigWarningReason;
+}
+
+export const CONFIG_WARNING_TEXT: Record<ConfigWarningReason, string> = {
+  no_hosted_context:
+    "is unset while shared-secret tokens are accepted: a token that carries no hosted context of its own (the Hub's mcp_access and session tokens) is read as its own user's partition with the viewer role, so workspace members see none of the workspace's notes and no folder scope applies. Set it to the Hub's GET /api/v1/hosted-context URL",
+};
+
+/** Warnings about a configuration the Worker accepts; outside ENVIRONMENT=local only. */
+export function configWarnings(env: object): ConfigWarning[] {
+  const raw = env as Record<string, unknown>;
+  if (isLocalEnvironment(env)) return [];
+  const sharedSecret = ['SESSION_SECRET', 'HUB_JWT_SECRET'].some((name) => !isBlank(raw[name]));
+  return sharedSecret && isBlank(raw.HOSTED_CONTEXT_URL) ? [{ variable: 'HOSTED_CONTEXT_URL', reason: 'no_hosted_context' }] : [];
 }
 
 /** A Workers Rate Limiting binding, or null. */
@@ -370,6 +406,7 @@ function parseConfig(env: object): ConfigResult {
       canisterAuthSecret: e.CANISTER_AUTH_SECRET,
       hmacSecrets,
       jwksUrl: e.JWT_JWKS_URL,
+      hostedContextUrl: e.HOSTED_CONTEXT_URL,
       issuer: e.JWT_ISSUER,
       audience: e.JWT_AUDIENCE,
       corsOrigins: e.CORS_ORIGINS,

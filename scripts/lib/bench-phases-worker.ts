@@ -17,7 +17,7 @@
  * computation, so the bench reads the CPU from /proc around each request.
  */
 import { authenticate, type Principal } from '../../src/auth/jwt';
-import { isToolAllowed } from '../../src/auth/acl';
+import { contractsForRole } from '../../src/auth/acl';
 import { protectedResource } from '../../src/auth/resource';
 import { loadConfig, type Config } from '../../src/config';
 import { decodeWireFrontmatter, MAX_NOTE_HEADINGS, type ContractPayload, type Frontmatter } from '../../src/contracts';
@@ -29,7 +29,7 @@ import { finalizeResponse, payloadResponse } from '../../src/http/responses';
 import { writeLogLine, type LogFacts } from '../../src/log';
 import { takeRateLimit } from '../../src/rate-limit';
 import { canisterNoteUrl, readNoteFromCanister } from '../../src/vault/canister';
-import { isInScope, isOutsideScopeUnread, normalizeVaultPath, resolveVault } from '../../src/vault/path';
+import { admitVault, isInScope, isOutsideScopeUnread, normalizeVaultPath, requestedVault } from '../../src/vault/path';
 import { jsonRpcBody, MCP_ACCEPT, restTarget, toolCallParams } from './worker-api';
 import worker from '../../src/index';
 
@@ -81,9 +81,10 @@ export const PHASES: Record<string, Phase> = {
   authenticate: ({ request }, { config }) =>
     authenticate(request.headers.get('Authorization'), config, protectedResource(new URL(request.url), config, ''), Math.floor(Date.now() / 1000)),
   checks: async ({ request, frontmatter }, { config, principal }) => {
-    resolveVault(principal, { header: request.headers.get('X-Vault-Id'), endpoint: null });
+    const vault = requestedVault(principal, { header: request.headers.get('X-Vault-Id'), endpoint: null });
+    if (vault.ok) admitVault(principal, vault.value);
     await takeRateLimit(config, principal, 'read');
-    isToolAllowed(principal.role, CONTRACT.tool);
+    contractsForRole(principal.role).includes(CONTRACT);
     const path = normalizeVaultPath(singlePathParam(new URL(request.url)));
     if (!path.ok) throw new Error('a bench path was refused');
     isOutsideScopeUnread(principal, path.value);
@@ -125,7 +126,7 @@ async function prepare(request: Request, env: Record<string, unknown>): Promise<
   const authentication = await authenticate(authorization, config, protectedResource(new URL(request.url), config, ''), Math.floor(Date.now() / 1000));
   if (!authentication.ok) throw new Error('the bench token was refused');
   const { principal } = authentication;
-  const vault = resolveVault(principal, { header: null, endpoint: null });
+  const vault = requestedVault(principal, { header: null, endpoint: null });
   if (!vault.ok) throw new Error('no vault');
   const state: Prepared = { config, principal, authorization, vaultId: vault.value, notes: [] };
   for (const path of JSON.parse(String(env.BENCH_NOTE_PATHS)) as string[]) {

@@ -1,6 +1,6 @@
 // The one request gate (src/gate.ts) runs the same steps in the same order on every surface:
-// configuration, authenticate, vault, ask (what the request asks: the route, or the MCP message),
-// budget. A request refused at any step spends no budget: past the limit of refusals, the user
+// configuration, screen, authenticate, vault, ask (what the request asks: the route and path, or
+// the MCP message), hosted context, admission, budget. A request refused at any step spends no budget: past the limit of refusals, the user
 // still has every read. And where two steps would refuse, the earlier one answers. Against
 // wrangler.toml's own limits (test/support/worker/budget.ts).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -116,23 +116,32 @@ describe('where two steps would refuse, the earlier one answers', () => {
     expect(await statusOf(mcp('/mcp/vaults/other', forged, toolCall(1)))).toBe(401);
   });
 
-  it('vault before ask: a forbidden vault with an unreadable message is 403', async () => {
+  it('vault before ask: a malformed vault with an unreadable message is the vault\'s 400', async () => {
     const token = await mintToken({ sub: await seededUser(), allowed_vault_ids: ['default'] });
-    expect(await statusOf(mcp('/mcp/vaults/other', token, '{not json'))).toBe(403);
-    expect(await statusOf(mcp('/mcp', token, 'x'.repeat(2 * 1024 * 1024), { headers: { 'X-Vault-Id': 'other' } }))).toBe(403);
+    const res = await mcp('/mcp', token, '{not json', { headers: { 'X-Vault-Id': 'not a vault' } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('Invalid vault');
   });
 
-  it('ask before budget, budget before the protocol: with the budget spent, a bad message is 400 and a good one 429', async () => {
+  it('ask before admission: a forbidden vault with an unreadable message is the message\'s 400 or 413', async () => {
+    // Admission may need the Hub's hosted context, which is never asked for a message that is refused anyway.
+    const token = await mintToken({ sub: await seededUser(), allowed_vault_ids: ['default'] });
+    expect(await statusOf(mcp('/mcp/vaults/other', token, '{not json'))).toBe(400);
+    expect(await statusOf(mcp('/mcp', token, 'x'.repeat(2 * 1024 * 1024), { headers: { 'X-Vault-Id': 'other' } }))).toBe(413);
+    expect(await statusOf(restGet(REST_ROUTES.note_outline, '../x.md', { token, headers: { 'X-Vault-Id': 'other' } }))).toBe(400);
+  });
+
+  it('ask before budget: with the budget spent, a bad message is its own 400 and a good one 429', async () => {
     const outcome = await inOneWindow(seededUser, async (user) => {
       const token = await mintToken({ sub: user });
       for (let i = 0; i < PROTOCOL_LIMIT; i += 1) await statusOf(mcp('/mcp', token, JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' })));
       return {
         unreadable: await statusOf(mcp('/mcp', token, '{not json')),
-        // An unsupported revision would be 400 from the era step, which comes after the budget.
         wrongRevision: await statusOf(mcp('/mcp', token, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), { headers: { 'MCP-Protocol-Version': '1999-01-01' } })),
+        good: await statusOf(mcp('/mcp', token, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }))),
       };
     });
-    expect(outcome).toEqual({ unreadable: 400, wrongRevision: 429 });
+    expect(outcome).toEqual({ unreadable: 400, wrongRevision: 400, good: 429 });
   });
 
   it('configuration before everything: a misconfigured Worker is 503 even without a token', async () => {

@@ -12,5 +12,9 @@ declare module 'vitest' {
     jwksUrl: string;
     /** The private JWK (ES256, kid jwks-test) of the key /good publishes, as JSON. */
     jwksPrivateJwk: string;
+    /** Base URL of the Hub's hosted-context stand-in (demo/hub-context.mjs); its endpoint is /api/v1/hosted-context. */
+    hubUrl: string;
+    /** The X-Control-Secret of that stand-in's control API. */
+    hubControlSecret: string;
   }
 }
