@@ -108,6 +108,64 @@ describe('a refusal spends no read budget, on every surface', () => {
   });
 });
 
+describe('a refusal of the message is its own 4xx whatever the budget, and spends nothing', () => {
+  // Every check that can refuse a message without its budget runs in the gate's ask step (or screen):
+  // with both budgets spent, each answers its own status, one log line each, no canister read.
+  const modern = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': TOOLS.note_outline };
+  const meta = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+  const call = (params: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params, ...extra });
+  const outline = { name: TOOLS.note_outline, arguments: { path: PATH } };
+  const KINDS: Array<[string, string, Record<string, string>, number]> = [
+    ['not JSON', '{"jsonrpc":', {}, 400],
+    ['a batch', `[${call(outline)}]`, {}, 400],
+    ['"jsonrpc": "1.0"', call(outline, { jsonrpc: '1.0' }), {}, 400],
+    ['id 1.5', call(outline, { id: 1.5 }), {}, 400],
+    ['positional params', call([TOOLS.note_outline, { path: PATH }]), {}, 400],
+    ['tools/call params without a name', call({ arguments: { path: PATH } }), {}, 400],
+    ['tools/call with a name that is not a string', call({ name: 42, arguments: { path: PATH } }), {}, 400],
+    ['a revision header no era serves', call(outline), { 'MCP-Protocol-Version': '1999-01-01' }, 400],
+    ['a 2026-07-28 request without Mcp-Name', call({ ...outline, ...meta }), { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call' }, 400],
+    ['a 2026-07-28 request whose Mcp-Method disagrees', call({ ...outline, ...meta }), { ...modern, 'Mcp-Method': 'tools/list' }, 400],
+    ['a malformed X-Vault-Id', call(outline), { 'X-Vault-Id': 'not a vault' }, 400],
+    ['a forbidden Origin', call(outline), { Origin: 'https://evil.example' }, 403],
+    ['a body over 1 MiB', JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } }), {}, 413],
+  ];
+
+  it('MCP: every kind, past the read and the protocol budgets', async () => {
+    const outcome = await inOneWindow(seededUser, async (user) => {
+      const token = await mintToken({ sub: user });
+      for (let i = 0; i < READ_LIMIT; i += 1) await statusOf(mcp('/mcp', token, toolCall(i)));
+      for (let i = 0; i < PROTOCOL_LIMIT; i += 1) await statusOf(mcp('/mcp', token, JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' })));
+      const readsBefore = (await canisterRequests(user)).length;
+      const lines: string[] = [];
+      vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+      const statuses: number[] = [];
+      for (const [, body, headers] of KINDS) statuses.push(await statusOf(mcp('/mcp', token, body, { headers })));
+      const spent = [await statusOf(mcp('/mcp', token, toolCall(1000))), await statusOf(mcp('/mcp', token, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })))];
+      return { statuses, spent, lines: lines.length, reads: (await canisterRequests(user)).length - readsBefore };
+    });
+    expect(outcome.statuses).toEqual(KINDS.map(([, , , status]) => status));
+    // The budgets really were spent: a good message of either kind is 429.
+    expect(outcome.spent).toEqual([429, 429]);
+    expect(outcome.lines).toBe(KINDS.length + 2);
+    expect(outcome.reads).toBe(0);
+  });
+
+  it('REST: an invalid path and a malformed vault, past the read budget', async () => {
+    const outcome = await inOneWindow(seededUser, async (user) => {
+      const token = await mintToken({ sub: user });
+      for (let i = 0; i < READ_LIMIT; i += 1) await statusOf(restRead(token));
+      return {
+        path: await statusOf(restGet(REST_ROUTES.note_outline, '../x.md', { token, ...realLimiter() })),
+        repeated: await statusOf(callWorker(`${REST_ROUTES.note_outline}?path=a.md&path=b.md`, { token, ...realLimiter() })),
+        vault: await statusOf(restGet(REST_ROUTES.note_outline, PATH, { token, headers: { 'X-Vault-Id': '../x' }, ...realLimiter() })),
+        spent: await statusOf(restRead(token)),
+      };
+    });
+    expect(outcome).toEqual({ path: 400, repeated: 400, vault: 400, spent: 429 });
+  });
+});
+
 describe('where two steps would refuse, the earlier one answers', () => {
   it('authenticate before vault: a bad token on a forbidden vault is 401', async () => {
     const user = await seededUser();

@@ -7,10 +7,11 @@
 // - the session token (hub/gateway/server.mjs issueToken): `{sub, provider, id, name, role}`.
 // A workspace: an owner, a member with the viewer role, one vault (`team`) and a folder scope, and
 // a stranger; each test its own, so tests never share a partition or a Hub log.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { importJWK, SignJWT, type JWK } from 'jose';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import { addWorkspace, hostedContextUrl, hubCalls, setHubFault } from '../support/worker/hub';
-import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mintToken, restGet, testEnv, toolText, type CallOptions } from '../support/worker/harness';
+import { AUTHORIZATION_SERVER, MCP_HEADERS, ORIGIN, REST_ROUTES, TOOLS, callWorker, mintToken, restGet, testEnv, toolText, type CallOptions } from '../support/worker/harness';
 import { READ_LIMIT, inOneWindow, realLimiter } from '../support/worker/budget';
 import { MODERN_REVISION, PROTOCOL_VERSION_META_KEY } from '../../src/http/mcp-era';
 
@@ -332,6 +333,19 @@ describe('the token goes to the Hub and nowhere else', () => {
     const { owner, member } = await team();
     const token = await mintToken({ sub: member, effective_canister_user_id: owner, allowed_vault_ids: ['team'], role: 'viewer' });
     expect((await rest(OUT_OF_SCOPE, token, 'team')).status).toBe(200);
+    expect(await hubCalls(member)).toHaveLength(0);
+  });
+
+  it('a token verified with the key set (RFC 9068 access token) is never sent to the Hub: it is the token\'s own partition', async () => {
+    const { member } = await team();
+    const key = await importJWK(JSON.parse(inject('jwksPrivateJwk')) as JWK, 'ES256');
+    const accessToken = await new SignJWT({ iss: AUTHORIZATION_SERVER, sub: member, aud: ORIGIN, client_id: 'c', jti: crypto.randomUUID(), scope: 'vault:read' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'jwks-test', typ: 'at+jwt' })
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(key);
+    const res = await rest(IN_SCOPE, accessToken, null, { env: hubEnv({ JWT_JWKS_URL: `${inject('jwksUrl')}/good` }) });
+    expect(res.status).toBe(404);
     expect(await hubCalls(member)).toHaveLength(0);
   });
 

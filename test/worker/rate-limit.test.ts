@@ -1,7 +1,7 @@
 /**
  * Per-user rate limit with wrangler.toml's own
  * RATE_LIMITER binding (60 requests per 60 s) under workerd. The count is
- * per effective canister user, shared by REST and MCP, taken after
+ * per person (the token's subject), shared by REST and MCP, taken after
  * authentication and before any canister read: a refused request reaches
  * neither the canister nor the protocol layer. Window handling:
  * test/support/worker/budget.ts; the gate's order: gate-order.test.ts.
