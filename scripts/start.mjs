@@ -5,8 +5,10 @@
  * given with --vault) plus `wrangler dev` for the Worker (127.0.0.1:8787) wired to it with the
  * published dev secrets, plus the explorer page (127.0.0.1:8789, demo/explorer/) and the local
  * OAuth authorization server (127.0.0.1:8790, demo/auth-server.mjs) whose tokens the Worker
- * verifies through its JWK set, then prints a viewer token and ready-to-paste curl, MCP Inspector
- * and OAuth client commands. Ctrl-C (SIGINT) or SIGTERM stops wrangler (its whole process group,
+ * verifies through its JWK set, and a stand-in for the Hub's hosted-context endpoint
+ * (127.0.0.1:8791, demo/hub-context.mjs) that knows the demo user's workspace and one member, then
+ * prints a viewer token, a member token and ready-to-paste curl, MCP Inspector and OAuth client
+ * commands. Ctrl-C (SIGINT) or SIGTERM stops wrangler (its whole process group,
  * so no workerd is left behind), the explorer, the authorization server and the canister.
  *
  * The dev secrets reach wrangler through a temporary env file (mode 0600, removed on exit), so
@@ -19,10 +21,13 @@ import { fileURLToPath } from 'node:url';
 import { MAX_VAULT_NOTES, startDemoCanister } from '../demo/canister.mjs';
 import { startExplorer } from '../demo/explorer/server.mjs';
 import { startAuthServer } from '../demo/auth-server.mjs';
+import { startHubContext } from '../demo/hub-context.mjs';
 import {
+  DEMO_MEMBER,
   DEMO_USER,
   DEMO_VAULT,
   DEV_AUTH_PORT,
+  DEV_HUB_PORT,
   DEV_CANISTER_AUTH_SECRET,
   DEV_CANISTER_PORT,
   DEV_EXPLORER_PORT,
@@ -61,6 +66,7 @@ Options:
   --canister-port <n>     demo canister port (default: ${DEV_CANISTER_PORT})
   --explorer-port <n>     explorer page port (default: ${DEV_EXPLORER_PORT})
   --auth-port <n>         local OAuth authorization server port (default: ${DEV_AUTH_PORT})
+  --hub-port <n>          port of the stand-in for the Hub's hosted-context endpoint (default: ${DEV_HUB_PORT})
   --auto-approve          the authorization server signs the demo user in and consents without
                           showing its page, for loopback redirect URIs only (scripted clients,
                           tests); any other redirect URI still gets the page
@@ -85,6 +91,7 @@ class UsageError extends Error {}
  * @property {number} canisterPort
  * @property {number} explorerPort
  * @property {number} authPort
+ * @property {number} hubPort
  * @property {string} workerUrl
  * @property {string} canisterUrl
  *
@@ -92,7 +99,10 @@ class UsageError extends Error {}
  * @property {import('../demo/canister.mjs').DemoCanister} canister
  * @property {import('../demo/auth-server.mjs').AuthServer} authServer
  * @property {{ url: string, close(): Promise<void> }} explorer
+ * @property {{ url: string, contextUrl: string, close(): Promise<void> }} hub the Hub's hosted-context stand-in
  * @property {string} token
+ * @property {string} memberToken the workspace member's token (no hosted context: the Hub stand-in gives it)
+ * @property {string} memberFolder the member's folder scope, '' for none
  * @property {string[]} notePaths
  *
  * @typedef {object} StopControl
@@ -123,7 +133,7 @@ function parsePort(text, flag, fallback) {
 function parseStartArgs(argv) {
   const values = parseCommandLine(
     argv,
-    { strings: ['vault', 'env', 'port', 'canister-port', 'explorer-port', 'auth-port'], flags: ['auto-approve'] },
+    { strings: ['vault', 'env', 'port', 'canister-port', 'explorer-port', 'auth-port', 'hub-port'], flags: ['auto-approve'] },
     UsageError,
   );
   if (values.help) return { help: true };
@@ -137,9 +147,10 @@ function parseStartArgs(argv) {
     canisterPort: parsePort(values['canister-port'], '--canister-port', DEV_CANISTER_PORT),
     explorerPort: parsePort(values['explorer-port'], '--explorer-port', DEV_EXPLORER_PORT),
     authPort: parsePort(values['auth-port'], '--auth-port', DEV_AUTH_PORT),
+    hubPort: parsePort(values['hub-port'], '--hub-port', DEV_HUB_PORT),
   };
-  if (new Set(Object.values(ports)).size !== 4) {
-    throw new UsageError('--port, --canister-port, --explorer-port and --auth-port must differ');
+  if (new Set(Object.values(ports)).size !== Object.keys(ports).length) {
+    throw new UsageError('--port, --canister-port, --explorer-port, --auth-port and --hub-port must differ');
   }
   return {
     help: false,
@@ -198,6 +209,9 @@ function shellQuote(text) {
 /**
  * @typedef {object} BannerInput
  * @property {string} token
+ * @property {string} memberToken
+ * @property {string} memberFolder
+ * @property {string} hubUrl
  * @property {string} workerUrl
  * @property {string} canisterUrl
  * @property {string} explorerUrl
@@ -214,7 +228,7 @@ function shellQuote(text) {
  * The banner's head: what runs where, and some of the vault's paths.
  * @param {BannerInput} input
  */
-function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, autoApprove, vaultLabel, notePaths, env }) {
+function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, hubUrl, autoApprove, vaultLabel, notePaths, env }) {
   const shownPaths = notePaths.slice(0, PATHS_SHOWN).map((notePath) => `  ${notePath}`);
   if (notePaths.length > PATHS_SHOWN) shownPaths.push(`  ... and ${notePaths.length - PATHS_SHOWN} more (all of them in the explorer)`);
   return [
@@ -224,6 +238,7 @@ function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, auto
     `Explorer page:   ${explorerUrl}/   (open it in a browser)`,
     `Demo canister:   ${canisterUrl}   (user '${DEMO_USER}', vault '${DEMO_VAULT}', ${notePaths.length} notes from ${vaultLabel})`,
     `OAuth server:    ${authServerUrl}   (signs in '${DEMO_USER}'; ${autoApprove ? 'approves loopback clients automatically' : 'consent page in the browser'})`,
+    `Hub stand-in:    ${hubUrl}   (hosted context: '${DEMO_USER}' owns the workspace, '${DEMO_MEMBER}' is a member)`,
     ...(notePaths.length > 0 ? ['', 'Some note paths:', ...shownPaths] : ['', 'The vault folder has no *.md notes.']),
   ];
 }
@@ -233,11 +248,21 @@ function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, auto
  * @param {BannerInput} input
  * @param {string} auth the curl -H option with the token
  */
-function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
+function restLines({ token, memberToken, memberFolder, workerUrl, exampleNote, notePaths, demoVault }, auth) {
   const sentinelCheck = [
     '',
     'Body never leaks (expect 0):',
     `  curl -s ${auth} "${workerUrl}${restTarget('section_source', SENTINEL_NOTE)}" | grep -c DEMO-BODY-SENTINEL`,
+  ];
+  const outside = memberFolder === '' ? undefined : notePaths.find((notePath) => !notePath.startsWith(`${memberFolder}/`));
+  const member = '-H "Authorization: Bearer $MEMBER_TOKEN"';
+  const memberLines = [
+    '',
+    `A workspace member's view: '${DEMO_MEMBER}', whose token carries no hosted context (as the Hub's own),`,
+    `so the Worker asks the Hub stand-in, which answers: the notes of '${DEMO_USER}', ${memberFolder === '' ? 'all of them' : `only under ${memberFolder}/`}:`,
+    `  export MEMBER_TOKEN=${memberToken}`,
+    `  curl -s ${member} "${workerUrl}${restTarget('note_outline', exampleNote)}"`,
+    ...(outside ? [`  curl -s ${member} "${workerUrl}${restTarget('note_outline', outside)}"   # outside the scope: 404, as a missing note`] : []),
   ];
   return [
     '',
@@ -250,6 +275,7 @@ function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
     'REST routes:',
     ...CONTRACTS.map((contract) => `  curl -s ${auth} "${workerUrl}${restTarget(contract, exampleNote)}"`),
     ...(demoVault ? sentinelCheck : []),
+    ...memberLines,
   ];
 }
 
@@ -390,28 +416,60 @@ async function startCanister({ vaultDir, vaultLabel, canisterPort }) {
  * @returns {Promise<Services | null>}
  */
 async function startServices(options) {
-  const { workerUrl, authPort, explorerPort, autoApprove } = options;
+  const { workerUrl, authPort, explorerPort, hubPort, autoApprove } = options;
   const canister = await startCanister(options);
   if (canister === null) return null;
   const notePaths = canister.listNotes();
+  /** @type {Array<{ close(): Promise<void> }>} */
+  const started = [canister];
+  const closeStarted = async () => {
+    for (const service of started.reverse()) await service.close();
+  };
   const authServer = await startService({ name: 'authorization server', what: 'authorization server', flag: '--auth-port', port: authPort }, () =>
     startAuthServer({ host: HOST, port: authPort, resourceOrigin: workerUrl, autoApprove }),
   );
-  if (authServer === null) {
-    await canister.close();
-    return null;
-  }
+  if (authServer === null) return closeStarted().then(() => null);
+  started.push(authServer);
+  // The member reads the demo user's notes under one folder: the example note's, so its line in the banner answers.
+  const exampleNote = exampleNoteOf(notePaths);
+  const memberFolder = exampleNote.includes('/') ? exampleNote.slice(0, exampleNote.lastIndexOf('/')) : '';
+  const hub = await startService({ name: 'Hub stand-in', what: "stand-in for the Hub's hosted-context endpoint", flag: '--hub-port', port: hubPort }, () =>
+    startHubContext({ host: HOST, port: hubPort, secret: DEV_SESSION_SECRET, workspaces: [demoWorkspace(memberFolder)] }),
+  );
+  if (hub === null) return closeStarted().then(() => null);
+  started.push(hub);
   const token = await mintViewerToken(DEMO_USER, 12 * 3600);
+  const memberToken = await mintViewerToken(DEMO_MEMBER, 12 * 3600);
   const vaultLabel = `${notePaths.length} notes from ${options.customVault ? path.basename(options.vaultDir) : 'demo/vault'}`;
   const explorer = await startService({ name: 'explorer page', what: 'explorer page server', flag: '--explorer-port', port: explorerPort }, () =>
     startExplorer({ host: HOST, port: explorerPort, workerUrl, token, listNotes: () => canister.listNotes(), vaultLabel }),
   );
-  if (explorer === null) {
-    await authServer.close();
-    await canister.close();
-    return null;
-  }
-  return { canister, authServer, explorer, token, notePaths };
+  if (explorer === null) return closeStarted().then(() => null);
+  return { canister, authServer, hub, explorer, token, memberToken, memberFolder, notePaths };
+}
+
+/**
+ * The demo user's workspace as the Hub's bridge would hold it: the demo user owns it, and one
+ * member with the viewer role may read its default vault under one folder ('' for no scope).
+ * @param {string} memberFolder
+ * @returns {import('../demo/hub-context.mjs').Workspace}
+ */
+function demoWorkspace(memberFolder) {
+  return {
+    owner: DEMO_USER,
+    roles: { [DEMO_MEMBER]: 'viewer' },
+    access: { [DEMO_MEMBER]: [DEMO_VAULT] },
+    scope: memberFolder === '' ? {} : { [DEMO_MEMBER]: { [DEMO_VAULT]: { projects: [], folders: [memberFolder] } } },
+    vaults: { [DEMO_USER]: [DEMO_VAULT] },
+  };
+}
+
+/**
+ * The note the banner's commands read: the demo vault's roadmap, else the vault's first note.
+ * @param {string[]} notePaths
+ */
+function exampleNoteOf(notePaths) {
+  return notePaths.includes(DEMO_EXAMPLE_NOTE) ? DEMO_EXAMPLE_NOTE : (notePaths[0] ?? 'your-note.md');
 }
 
 /**
@@ -437,10 +495,12 @@ function writeSecretsFile() {
  * @param {Services} services
  * @param {string} envFile
  */
-function startWrangler({ workerPort, workerUrl, canisterUrl, env }, { authServer }, envFile) {
+function startWrangler({ workerPort, workerUrl, canisterUrl, env }, { authServer, hub }, envFile) {
   const vars = {
     ENVIRONMENT: 'local',
     CANISTER_URL: canisterUrl,
+    // Tokens without hosted context (the dev tokens, as the Hub's own) take it from the Hub stand-in.
+    HOSTED_CONTEXT_URL: hub.contextUrl,
     // The local stack is an exact OAuth resource too: its own origin, and the local authorization server's keys.
     PUBLIC_ORIGIN: workerUrl,
     OAUTH_AUTHORIZATION_SERVER: authServer.issuer,
@@ -464,13 +524,13 @@ function startWrangler({ workerPort, workerUrl, canisterUrl, env }, { authServer
 
 /**
  * How the start stops: wrangler (SIGINT, then whatever is left of its process group), then the
- * explorer, the authorization server and the canister, then the secrets file.
+ * explorer, the Hub stand-in, the authorization server and the canister, then the secrets file.
  * @param {import('./lib/process.mjs').ProcessGroup} wrangler
  * @param {Services} services
  * @param {() => void} removeSecrets
  * @returns {StopControl}
  */
-function createStopControl(wrangler, { explorer, authServer, canister }, removeSecrets) {
+function createStopControl(wrangler, { explorer, hub, authServer, canister }, removeSecrets) {
   /** @type {Promise<void> | undefined} */
   let stopping;
   /** @type {() => void} */
@@ -483,6 +543,7 @@ function createStopControl(wrangler, { explorer, authServer, canister }, removeS
     stopping ??= (async () => {
       await stopGroup(wrangler, STOP_GRACE_MS);
       await explorer.close();
+      await hub.close();
       await authServer.close();
       await canister.close();
       removeSecrets();
@@ -492,7 +553,7 @@ function createStopControl(wrangler, { explorer, authServer, canister }, removeS
   /** @param {string} reason */
   const request = (reason) => {
     if (stopping) return;
-    process.stdout.write(`\nnpm start: ${reason}, stopping wrangler, the explorer, the authorization server and the demo canister...\n`);
+    process.stdout.write(`\nnpm start: ${reason}, stopping wrangler, the explorer, the Hub stand-in, the authorization server and the demo canister...\n`);
     announceStop();
     void stopAll();
   };
@@ -570,9 +631,12 @@ async function failNotReady(workerUrl, wrangler, stop) {
  * @param {Services} services
  * @returns {BannerInput}
  */
-function bannerInput(options, { canister, explorer, authServer, token, notePaths }) {
+function bannerInput(options, { canister, explorer, authServer, hub, token, memberToken, memberFolder, notePaths }) {
   return {
     token,
+    memberToken,
+    memberFolder,
+    hubUrl: hub.contextUrl,
     workerUrl: options.workerUrl,
     canisterUrl: canister.url,
     explorerUrl: explorer.url,
@@ -580,7 +644,7 @@ function bannerInput(options, { canister, explorer, authServer, token, notePaths
     autoApprove: options.autoApprove,
     vaultLabel: options.vaultLabel,
     notePaths: canister.listNotes(),
-    exampleNote: notePaths.includes(DEMO_EXAMPLE_NOTE) ? DEMO_EXAMPLE_NOTE : (notePaths[0] ?? 'your-note.md'),
+    exampleNote: exampleNoteOf(notePaths),
     demoVault: !options.customVault,
     env: options.env,
   };
@@ -598,7 +662,7 @@ async function runUntilStopped(wrangler, stop) {
   ]);
   if (outcome === 'wrangler-exited' && !stop.stopping()) {
     const code = await wrangler.exited;
-    fail(`wrangler dev exited unexpectedly (code ${code ?? 'by signal'}); stopping the explorer, the authorization server and the demo canister.`);
+    fail(`wrangler dev exited unexpectedly (code ${code ?? 'by signal'}); stopping the explorer, the Hub stand-in, the authorization server and the demo canister.`);
     await stop.stopAll();
     return 1;
   }

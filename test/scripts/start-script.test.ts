@@ -37,7 +37,7 @@ describe('scripts/start.mjs command line', () => {
     const result = await runStart([flag]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    for (const option of ['--vault <dir>', '--env <name>', '--port <n>', '--canister-port <n>', '--explorer-port <n>', '--auth-port <n>', '--auto-approve', '--help']) {
+    for (const option of ['--vault <dir>', '--env <name>', '--port <n>', '--canister-port <n>', '--explorer-port <n>', '--auth-port <n>', '--hub-port <n>', '--auto-approve', '--help']) {
       expect(result.stdout).toContain(option);
     }
     expect(result.stdout).not.toMatch(/Loading notes|Waiting for the Worker/);
@@ -53,6 +53,8 @@ describe('scripts/start.mjs command line', () => {
     [['--port', '9000', '--explorer-port', '9000'], /must differ/],
     [['--auth-port', '8787'], /must differ/],
     [['--auth-port', '0'], /--auth-port must be a port number/],
+    [['--hub-port', '8790'], /must differ/],
+    [['--hub-port', '70000'], /--hub-port must be a port number/],
     [['--env', 'bad env!'], /--env must be a wrangler environment name/],
   ])('%j is a usage error: message and usage on stderr, exit 2, nothing started', async (args, message) => {
     const result = await runStart(args);
