@@ -8,7 +8,6 @@
  */
 import * as z from 'zod/v4';
 import type { AssetsBinding } from './http/mcp-view';
-import type { RateLimitBinding } from './rate-limit';
 import { CARD_NAME_PATTERN } from './http/server-identity';
 
 const MIN_HMAC_SECRET_CHARS = 32;
@@ -119,6 +118,11 @@ export const EnvSchema = z.object({
     SERVER_WEBSITE_URL: optionalText.pipe(z.url({ protocol: /^https$/ }).optional()),
     MCP_APPS_VIEW: optionalText.pipe(z.enum(SWITCH_TEXT).default('on')),
 });
+
+/** The Workers Rate Limiting binding's API (only `key` is honoured in production); src/rate-limit.ts spends it. */
+export interface RateLimitBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
 
 /**
  * The rate-limit bindings (wrangler.toml `[[ratelimits]]`), reported under their binding names:

@@ -16,13 +16,8 @@
  * counters are per Cloudflare location and eventually consistent, as the platform documents.
  */
 import type { Principal } from './auth/jwt';
-import type { Config } from './config';
+import type { Config, RateLimitBinding } from './config';
 import { fail, ok, type ReadError, type Result } from './errors';
-
-/** The Workers Rate Limiting binding's API (only `key` is honoured in production). */
-export interface RateLimitBinding {
-  limit(options: { key: string }): Promise<{ success: boolean }>;
-}
 
 /**
  * Retry-After for a refusal. The binding reports no reset time, and its
