@@ -20,6 +20,7 @@ import { MAX_JWKS_BYTES } from '../../src/auth/jwks';
 import { checkHub, formatReport, registrationCount, requirementOrder, type HubCheckOptions, type RequirementResult } from '../../scripts/lib/hub-check';
 import { CONNECTOR_CLIENTS } from '../../scripts/lib/connector-clients';
 import { HubNetwork, MAX_BODY_BYTES } from '../../scripts/lib/hub-network';
+import { loopbackSignIn } from '../../scripts/lib/loopback-sign-in';
 import { startHubLikeAuthServer, type HubLikeAuthServer } from '../support/node/hub-like-auth-server';
 import { NONCONFORMANT_CLIENT_ID, startNonconformantAuthServer } from '../support/node/nonconformant-auth-server';
 import { CookieJar, followRedirects } from '../support/node/oauth-user-agent';
@@ -312,6 +313,26 @@ describe('check-hub against a stand-in for the Hub\'s provider (HS256 mcp_access
     }
   });
 
+  it.each([
+    ['refused with invalid_grant', 'invalid_grant', 'pass', 'a new refresh token at each use; the used one is refused with invalid_grant'],
+    [
+      'kept until its successor is first used, then refused (OAuth 2.1 section 4.3.1 rotation with a retry allowance)',
+      'grace',
+      'pass',
+      'a new refresh token at each use; the used one stays valid until the new one is first used, then is refused with invalid_grant',
+    ],
+    ['still honoured after its successor was used', 'kept', 'fail', 'the used refresh token still works after its successor was used'],
+    ['answered 500 (the Hub\'s provider throws a plain Error)', 'server_error', 'fail', 'the used refresh token right after the refresh answered HTTP 500 server_error: it must be refused with invalid_grant'],
+  ] as const)('a replayed refresh token %s: %s', async (_what, refreshReplay, status, why) => {
+    const rotating = await startHubLikeAuthServer({ sessionSecret: HUB_SECRET, refreshReplay });
+    try {
+      const results = await checkHub(options(rotating.issuer));
+      expect(byRequirement(results, 'refresh token rotation')).toMatchObject({ status, why });
+    } finally {
+      await rotating.close();
+    }
+  });
+
   it('where sign-in goes on to Google, the token checks are not checkable and say how to sign in', async () => {
     const google = await startHubLikeAuthServer({ sessionSecret: HUB_SECRET, signIn: 'google' });
     try {
@@ -405,6 +426,20 @@ describe('check-hub against a non-conformant authorization server', () => {
   it('with its secret, its day-long HS256 token is one the Worker takes, with the legacy setting', async () => {
     const results = await checkHub(options(server.issuer, { clientId: NONCONFORMANT_CLIENT_ID, worker: { secrets: { SESSION_SECRET: server.secret }, origin: '$SECRET' } }));
     expect(byRequirement(results, 'access token the Worker accepts')).toMatchObject({ status: 'pass', why: expect.stringContaining('LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE=true while its tokens lack aud') });
+  });
+
+  it('an HS256 token typed session, which the Worker reads as a sign-in session, is not an OAuth access token', async () => {
+    const session = await startNonconformantAuthServer(REDIRECT_URI, { type: 'session', aud: RESOURCE, exp: Math.floor(Date.now() / 1000) + 600 });
+    try {
+      const results = await checkHub(options(session.issuer, { clientId: NONCONFORMANT_CLIENT_ID, worker: { secrets: { SESSION_SECRET: session.secret }, origin: '$SECRET' } }));
+      expect(byRequirement(results, 'access token the Worker accepts')).toMatchObject({
+        status: 'fail',
+        why: "the Worker reads it as a session token, not an OAuth access token: an authorization server's token must be typed mcp_access (or at+jwt)",
+      });
+      expect(byRequirement(results, 'access token claims')).toMatchObject({ status: 'fail', why: expect.stringContaining('type is "session"') });
+    } finally {
+      await session.close();
+    }
   });
 
   it('says what to pass when there is neither registration nor a client id', async () => {
@@ -713,6 +748,70 @@ describe('check-hub stays on the Hub\'s side of the wire: a remote https issuer 
     );
     // Claude Code's document lists a port-less loopback callback; it authorizes on a port of its own.
     expect(asked.some((url) => url.includes('client_id=https%3A%2F%2Fclaude.ai%2Foauth%2Fclaude-code-client-metadata') && url.includes('redirect_uri=http%3A%2F%2Flocalhost%3A53683%2Fcallback'))).toBe(true);
+  });
+});
+
+describe('check-hub on what a registration is answered with (RFC 7591 section 3.2.1)', () => {
+  it('another token endpoint auth method than the connector asked for is a warning; client_secret_post without a secret is a failure', async () => {
+    const registrations: Array<Record<string, unknown>> = [];
+    const transport = async (url: URL, init: RequestInit) => {
+      if (url.pathname === '/.well-known/oauth-authorization-server') {
+        return Response.json({
+          issuer: 'https://hub.example',
+          authorization_endpoint: 'https://hub.example/authorize',
+          token_endpoint: 'https://hub.example/token',
+          registration_endpoint: 'https://hub.example/register',
+          response_types_supported: ['code'],
+          token_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
+        });
+      }
+      if (url.pathname === '/register') {
+        const asked = JSON.parse(String(init.body)) as Record<string, unknown>;
+        registrations.push(asked);
+        // claude.ai's client_secret_post is answered as a public client; claude.com's keeps the method but gets no secret.
+        const method = asked.client_name === 'check-hub (Claude (claude.ai))' ? 'none' : asked.token_endpoint_auth_method;
+        return Response.json({ ...asked, token_endpoint_auth_method: method, client_id: `client-${registrations.length}` }, { status: 201 });
+      }
+      return new Response(null, { status: 404 });
+    };
+    const results = await checkHub(options('https://hub.example', { network: { resolve: async () => ['93.184.216.34'], transport } }));
+    expect(byRequirement(results, 'registers Claude (claude.ai) ')).toEqual(
+      expect.objectContaining({
+        status: 'warn',
+        why: 'registered https://claude.ai/api/mcp/auth_callback, client_secret_post, but answered token_endpoint_auth_method none: the client must use what the server answers (RFC 7591 section 3.2.1)',
+      }),
+    );
+    expect(byRequirement(results, 'registers Claude (claude.com) ')).toEqual(
+      expect.objectContaining({ status: 'fail', why: 'registered for client_secret_post without a client_secret: Claude (claude.com) cannot authenticate at the token endpoint' }),
+    );
+    // As each connector sends it: VS Code's grants filtered by the server's (none listed here: all three), application_type where it sends one.
+    const vscode = registrations.find((body) => body.client_name === 'check-hub (VS Code)')!;
+    expect(vscode).toMatchObject({ application_type: 'native', grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'] });
+    expect(registrations.find((body) => body.client_name === 'check-hub (Cursor)')).not.toHaveProperty('application_type');
+  });
+});
+
+describe('check-hub --interactive takes only the answer to its own request', () => {
+  it('a request to the loopback port without the request\'s state is refused and not taken; the real answer is', async () => {
+    const signIn = loopbackSignIn({ waitMs: 10_000, write: () => {} });
+    const redirectUri = 'http://127.0.0.1:18742/oauth/callback';
+    const authorization = new URL('https://hub.example/authorize?state=the-state');
+    const answer = signIn(authorization, redirectUri);
+    // Wait for the listener.
+    let forged: Response | undefined;
+    for (let attempt = 0; attempt < 50 && !forged; attempt += 1) {
+      forged = await fetch(`${redirectUri}?code=forged&state=another`).catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return undefined;
+      });
+    }
+    expect(forged!.status).toBe(404);
+    const real = await fetch(`${redirectUri}?code=the-code&state=the-state`);
+    expect(real.status).toBe(200);
+    expect(await real.text()).not.toContain('the-code');
+    const params = await answer;
+    expect(params).toBeInstanceOf(URLSearchParams);
+    expect((params as URLSearchParams).get('code')).toBe('the-code');
   });
 });
 

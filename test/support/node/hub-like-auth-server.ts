@@ -18,12 +18,15 @@
  * The Hub's lock pins SDK 1.27.1, whose authorization handler compares redirect_uri exactly; the SDK
  * in node_modules (1.32.2) lets a loopback redirect URI come back on any port (RFC 8252 section 7.3).
  * `redirectUriMatching: 'exact'` (the default) puts 1.27.1's comparison in front of the router.
+ * `refreshReplay` says what a used refresh token gets: the Hub's plain Error (500, the default),
+ * OAuth's invalid_grant, (`grace`) a new pair until its successor is first used, then invalid_grant,
+ * or (`kept`) a new pair for as long as it lives: rotation that never invalidates.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, jwtVerify } from 'jose';
-import { InvalidRequestError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidRequestError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
@@ -50,6 +53,7 @@ export interface HubLikeAuthServerOptions {
   sessionSecret: string;
   signIn?: 'auto' | 'google';
   redirectUriMatching?: 'exact' | 'sdk';
+  refreshReplay?: 'server_error' | 'invalid_grant' | 'grace' | 'kept';
 }
 
 export interface HubLikeAuthServer {
@@ -74,6 +78,8 @@ interface StoredRefresh {
   userId: string;
   scopes: string[];
   expires: number;
+  /** With `grace`: the used token this one replaced, valid until this one is first used. */
+  predecessor?: string;
 }
 
 class HubClientsStore implements OAuthRegisteredClientsStore {
@@ -103,6 +109,7 @@ class HubLikeProvider implements OAuthServerProvider {
   constructor(
     sessionSecret: string,
     private readonly loginUrl: () => string,
+    private readonly refreshReplay: NonNullable<HubLikeAuthServerOptions['refreshReplay']>,
   ) {
     this.key = new TextEncoder().encode(sessionSecret);
   }
@@ -167,15 +174,25 @@ class HubLikeProvider implements OAuthServerProvider {
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[]): Promise<OAuthTokens> {
     const stored = this.refreshTokens.get(refreshToken);
-    if (!stored) throw new Error('Unknown refresh token');
+    if (!stored) {
+      if (this.refreshReplay === 'server_error') throw new Error('Unknown refresh token');
+      throw new InvalidGrantError('Unknown refresh token');
+    }
     if (stored.clientId !== client.client_id) throw new Error('Client mismatch');
     if (Math.floor(Date.now() / 1000) > stored.expires) {
       this.refreshTokens.delete(refreshToken);
       throw new Error('Refresh token expired');
     }
-    this.refreshTokens.delete(refreshToken);
+    if (this.refreshReplay === 'kept') {
+      // Rotated, never invalidated.
+    } else if (this.refreshReplay === 'grace') {
+      // The first use of a token ends its predecessor; the token itself lives until its successor is used.
+      if (stored.predecessor) this.refreshTokens.delete(stored.predecessor);
+    } else {
+      this.refreshTokens.delete(refreshToken);
+    }
     const effective = scopes && scopes.length > 0 ? scopes.filter((scope) => stored.scopes.includes(scope)) : stored.scopes;
-    return this.issue(client.client_id, stored.userId, effective);
+    return this.issue(client.client_id, stored.userId, effective, this.refreshReplay === 'grace' ? refreshToken : undefined);
   }
 
   async verifyAccessToken(token: string) {
@@ -184,22 +201,27 @@ class HubLikeProvider implements OAuthServerProvider {
     return { token, clientId: String(payload.client_id), scopes: (payload.scopes as string[]) ?? [], expiresAt: payload.exp, extra: { sub: payload.sub } };
   }
 
-  private async issue(clientId: string, userId: string, scopes: string[]): Promise<OAuthTokens> {
+  private async issue(clientId: string, userId: string, scopes: string[], predecessor?: string): Promise<OAuthTokens> {
     const accessToken = await new SignJWT({ sub: userId, client_id: clientId, scopes, type: 'mcp_access' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
       .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
       .sign(this.key);
     const refreshToken = randomUUID();
-    this.refreshTokens.set(refreshToken, { clientId, userId, scopes, expires: Math.floor(Date.now() / 1000) + REFRESH_TOKEN_SECONDS });
+    this.refreshTokens.set(refreshToken, { clientId, userId, scopes, expires: Math.floor(Date.now() / 1000) + REFRESH_TOKEN_SECONDS, ...(predecessor ? { predecessor } : {}) });
     return { access_token: accessToken, token_type: 'bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope: scopes.join(' ') };
   }
 }
 
 /** Starts the stand-in on a loopback port. */
-export async function startHubLikeAuthServer({ sessionSecret, signIn = 'auto', redirectUriMatching = 'exact' }: HubLikeAuthServerOptions): Promise<HubLikeAuthServer> {
+export async function startHubLikeAuthServer({
+  sessionSecret,
+  signIn = 'auto',
+  redirectUriMatching = 'exact',
+  refreshReplay = 'server_error',
+}: HubLikeAuthServerOptions): Promise<HubLikeAuthServer> {
   let origin = '';
-  const provider = new HubLikeProvider(sessionSecret, () => `${origin}/auth/login`);
+  const provider = new HubLikeProvider(sessionSecret, () => `${origin}/auth/login`, refreshReplay);
   const app = createMcpExpressApp({ host: '127.0.0.1' });
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
