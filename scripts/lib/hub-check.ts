@@ -27,7 +27,7 @@ import {
   withPort,
   type ConnectorClient,
 } from './connector-clients';
-import { HubNetwork, isLoopbackHost, type Answer, type Exchange, type Resolver, type Transport } from './hub-network';
+import { HubNetwork, isLoopbackHost, REFUSED, type Answer, type Exchange, type Resolver, type Transport } from './hub-network';
 import { decodeToken, judgeToken, resourcePathOf, verificationPath, type Judgement, type VerificationPath, type WorkerTokenSettings } from './hub-token-judge';
 
 export type Status = 'pass' | 'warn' | 'fail' | 'not checkable';
@@ -764,7 +764,8 @@ class HubCheck {
     for (let hop = 0; hop < MAX_REDIRECT_HOPS; hop += 1) {
       const answer = await this.network.request(next, { headers: { cookie: jar.header(next.origin), accept: 'text/html' } });
       if ('failure' in answer) {
-        return done(answer.failure.startsWith('refused: ') ? { kind: 'unsafe', why: `${shown(next.host)}: ${answer.failure.slice(9)}` } : { kind: 'unreachable', why: answer.failure });
+        const refused = answer.failure.startsWith(REFUSED);
+        return done(refused ? { kind: 'unsafe', why: `${shown(next.host)}: ${answer.failure.slice(REFUSED.length)}` } : { kind: 'unreachable', why: answer.failure });
       }
       jar.store(next.origin, answer.headers);
       const location = answer.headers.get('location');

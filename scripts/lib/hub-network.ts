@@ -18,6 +18,9 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { TooLarge, readBodyWithin } from '../../src/bounded-read';
 
+/** How a failure says check-hub's own rules refused the request. */
+export const REFUSED = 'refused: ';
+
 /** The cap on a body the Worker has no cap of its own for (metadata, registration, token answers). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -118,7 +121,6 @@ export interface HubNetworkOptions {
 export interface Exchange {
   status: number;
   headers: Headers;
-  text: string;
   /** The body as JSON, or undefined when it is not JSON. */
   json: unknown;
 }
@@ -133,8 +135,6 @@ export interface RequestOptions {
   maxBytes?: number;
   /** The deadline, when it is the Worker's own rather than --timeout. */
   timeoutMs?: number;
-  /** Leave the body unread (a browser's hop: only the status, headers and Location matter). */
-  discardBody?: boolean;
 }
 
 export class HubNetwork {
@@ -209,12 +209,18 @@ export class HubNetwork {
   async refusal(target: string | URL): Promise<string | null> {
     const url = typeof target === 'string' ? URL.parse(target) : target;
     if (!url) return 'not a URL';
+    const failure = await this.gate(url);
+    return failure?.startsWith(REFUSED) ? failure.slice(REFUSED.length) : null;
+  }
+
+  /** The failure of a request to this URL before it is sent (`refused: ...` for the rules), or null when it may be sent. */
+  private async gate(url: URL): Promise<string | null> {
     const scheme = this.schemeRefusal(url);
-    if (scheme) return scheme;
+    if (scheme) return `${REFUSED}${scheme}`;
     try {
       await this.allowedAddresses(url.hostname);
     } catch (error) {
-      if (error instanceof Refused) return error.message;
+      return error instanceof Refused ? `${REFUSED}${error.message}` : failureCause(error);
     }
     return null;
   }
@@ -233,13 +239,8 @@ export class HubNetwork {
   async request(target: string | URL, options: RequestOptions = {}): Promise<Answer> {
     const url = typeof target === 'string' ? URL.parse(target) : target;
     if (!url) return { failure: 'not a URL' };
-    const scheme = this.schemeRefusal(url);
-    if (scheme) return { failure: `refused: ${scheme}` };
-    try {
-      await this.allowedAddresses(url.hostname);
-    } catch (error) {
-      return { failure: error instanceof Refused ? `refused: ${error.message}` : failureCause(error) };
-    }
+    const gated = await this.gate(url);
+    if (gated) return { failure: gated };
     const signal = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs);
     try {
       const response = await this.transport(url, {
@@ -249,20 +250,15 @@ export class HubNetwork {
         redirect: 'manual',
         signal,
       });
-      if (options.discardBody) {
-        await response.body?.cancel().catch(() => {});
-        return { status: response.status, headers: response.headers, text: '', json: undefined };
-      }
       const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
       const bytes = await readBodyWithin(response, maxBytes);
-      const text = new TextDecoder().decode(bytes);
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = JSON.parse(new TextDecoder().decode(bytes));
       } catch {
         json = undefined;
       }
-      return { status: response.status, headers: response.headers, text, json };
+      return { status: response.status, headers: response.headers, json };
     } catch (error) {
       if (error instanceof TooLarge) return { failure: `a body over ${options.maxBytes ?? MAX_BODY_BYTES} bytes (read stopped at the cap)` };
       return { failure: signal.aborted ? 'timed out' : failureCause(error) };
