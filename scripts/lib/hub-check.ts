@@ -621,12 +621,12 @@ class HubCheck {
     // The flow a connector runs: the resource, vault:read, offline_access when the server lists it
     // (with prompt=consent, as the MCP SDK sends it), PKCE S256, a state.
     const scopesSupported = Array.isArray(doc.scopes_supported) ? doc.scopes_supported : [];
-    flows.askedOfflineAccess = scopesSupported.includes(OFFLINE_ACCESS);
-    const scope = flows.askedOfflineAccess ? `${READ_SCOPE} ${OFFLINE_ACCESS}` : READ_SCOPE;
+    const askOfflineAccess = scopesSupported.includes(OFFLINE_ACCESS);
+    const scope = askOfflineAccess ? `${READ_SCOPE} ${OFFLINE_ACCESS}` : READ_SCOPE;
     const main = await this.authorize(client.clientId, this.options.redirectUri, {
       resource: this.options.resource,
       scope,
-      ...(flows.askedOfflineAccess ? { prompt: 'consent' } : {}),
+      ...(askOfflineAccess ? { prompt: 'consent' } : {}),
       signIn: this.options.signIn,
     });
     flows.mainCallback = main.outcome.kind === 'callback' ? main.outcome.params : undefined;
@@ -1120,7 +1120,6 @@ class Flows {
   client: FlowClient | undefined;
   /** Why the main flow did not reach tokens, when it did not. */
   notRunnable: string | undefined;
-  askedOfflineAccess = false;
   mainCallback: URLSearchParams | undefined;
   tokens: Tokens | undefined;
   wrongVerifier: 'accepted' | 'refused' | undefined;
