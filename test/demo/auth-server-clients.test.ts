@@ -44,6 +44,12 @@ function publicClient(redirectUris: string[], extra: Record<string, unknown> = {
   };
 }
 
+/** The server's grant_types_supported, which VS Code's registration is filtered by. */
+async function grantTypesSupported(as: AuthServer): Promise<unknown> {
+  const metadata = (await (await fetch(`${as.issuer}/.well-known/oauth-authorization-server`)).json()) as { grant_types_supported?: unknown };
+  return metadata.grant_types_supported;
+}
+
 /** The usual code request: PKCE S256, scope vault:read, the MCP resource, a state. */
 function codeRequest(as: AuthServer, clientId: string, redirectUri: string, challenge: Pkce, overrides: Record<string, string | undefined> = {}): string {
   return authorizationUrl(`${as.issuer}/auth`, {
@@ -123,14 +129,17 @@ describe('local authorization server and the connectors (autoApprove)', () => {
 
   describe('RFC 7591 section 3: every known connector registers', () => {
     it.each(CONNECTOR_CLIENTS.map((client) => [client.name, client] as const))('%s', async (_name, client) => {
-      const response = await register(`${as.issuer}/reg`, connectorRegistration(client, 'unit test'));
+      const metadata = connectorRegistration(client, 'unit test', { grantTypesSupported: await grantTypesSupported(as) });
+      const response = await register(`${as.issuer}/reg`, metadata);
       expect(response.status).toBe(201);
       const registered = (await response.json()) as Record<string, unknown>;
-      expect(registered.redirect_uris).toEqual(client.redirectUris);
-      expect(registered.token_endpoint_auth_method).toBe('none');
-      expect(registered).not.toHaveProperty('client_secret');
+      const redirectUris = metadata.redirect_uris as string[];
+      expect(registered.redirect_uris).toEqual(redirectUris);
+      // A public client, or claude.ai's client_secret_post with the secret it authenticates with.
+      expect(registered.token_endpoint_auth_method).toBe(client.registration!.tokenEndpointAuthMethod);
+      expect(typeof registered.client_secret).toBe(client.registration!.tokenEndpointAuthMethod === 'none' ? 'undefined' : 'string');
       // RFC 8252: a loopback or private-use redirect URI makes it a native client.
-      const native = client.redirectUris.some((uri) => !uri.startsWith('https:'));
+      const native = redirectUris.some((uri) => !uri.startsWith('https:'));
       expect(registered.application_type).toBe(native ? 'native' : 'web');
     });
 
@@ -143,7 +152,7 @@ describe('local authorization server and the connectors (autoApprove)', () => {
 
     it('lets a native client come back on another loopback port than registered (RFC 8252 section 7.3), as VS Code does, and nowhere else', async () => {
       const vscode = CONNECTOR_CLIENTS.find((client) => client.name === 'VS Code')!;
-      const clientId = await registeredClientId(`${as.issuer}/reg`, connectorRegistration(vscode, 'unit test'));
+      const clientId = await registeredClientId(`${as.issuer}/reg`, connectorRegistration(vscode, 'unit test', { grantTypesSupported: await grantTypesSupported(as) }));
       const otherPort = 'http://127.0.0.1:59656/';
       const callback = await authorizeToCallback(codeRequest(as, clientId, otherPort, pkce()), otherPort);
       expect(callback.searchParams.get('code')).toBeTruthy();
@@ -268,7 +277,7 @@ describe('local authorization server and the connectors (autoApprove)', () => {
       const registered = await register(metadata.registration_endpoint, registration, { origin: INSPECTOR_ORIGIN });
       const clientId = ((await registered.json()) as { client_id: string }).client_id;
 
-      const redirectUri = inspector.redirectUris[0];
+      const redirectUri = inspector.registration!.redirectUris[0];
       const codes = [];
       for (let i = 0; i < 2; i += 1) {
         const challenge = pkce();
