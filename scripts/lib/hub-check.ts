@@ -19,6 +19,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { JWKS_DEADLINE_MS, MAX_JWKS_BYTES } from '../../src/auth/jwks';
+import { HOSTED_CONTEXT_CLAIMS, hostedContextClaims } from '../../src/auth/jwt';
 import {
   CONNECTOR_CLIENTS,
   connectorRegistration,
@@ -80,8 +81,6 @@ const FLOWS_CONNECTOR = 'mcp-remote';
 const RFC9068_CLAIMS = ['iss', 'exp', 'aud', 'sub', 'client_id', 'iat', 'jti'];
 /** Claims a shared-secret access token needs for the Worker (exp, sub) and for a reader of it (iat). */
 const SHARED_SECRET_CLAIMS = ['exp', 'sub', 'iat'];
-/** The claims that carry hosted context (docs/AUTH.md, Claims): with none, the Worker needs it from elsewhere. */
-const HOSTED_CONTEXT_CLAIMS = ['role', 'effective_canister_user_id', 'allowed_vault_ids', 'hosted_scope'];
 /** JWK members that only a private or symmetric key has (RFC 7517, RFC 7518 section 6). */
 const PRIVATE_KEY_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 const MAX_REDIRECT_HOPS = 10;
@@ -1001,14 +1000,14 @@ class HubCheck {
    * (HOSTED_CONTEXT_URL). Without either the Worker reads the caller's own partition as a viewer.
    */
   private checkHostedContext(claims: JWTPayload, path: VerificationPath | undefined): void {
-    const carried = HOSTED_CONTEXT_CLAIMS.filter((name) => claims[name] !== undefined);
-    if (claims.scope !== null && typeof claims.scope === 'object') carried.push('scope (hosted)');
+    // The Worker's own rule (src/auth/jwt.ts): which claims make a token carry its hosted context.
+    const carried = hostedContextClaims(claims);
     if (carried.length) {
       this.record(R.hostedContext, 'pass', `in the token: ${carried.join(', ')}`);
       return;
     }
     if (path !== 'shared secret') {
-      this.record(R.hostedContext, 'warn', `the token carries none of ${HOSTED_CONTEXT_CLAIMS.join(', ')}: the Worker reads it as its own user's partition with the viewer role`);
+      this.record(R.hostedContext, 'warn', `the token carries none of ${[...HOSTED_CONTEXT_CLAIMS, 'scope (an object)'].join(', ')}: the Worker reads it as its own user's partition with the viewer role`);
       return;
     }
     const configured = this.options.worker?.hostedContextUrl;
