@@ -418,6 +418,12 @@ async function main() {
     const button = event.target instanceof Element ? event.target.closest('button[data-path]') : null;
     if (button) void selectNote(button.dataset.path);
   });
+  // A path typed in: the store lists nothing itself (paths come from the Hub), so any path can be opened.
+  document.getElementById('open-path').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const typed = document.getElementById('path-input').value.trim();
+    if (typed !== '') void selectNote(typed, { reveal: true });
+  });
   document.getElementById('expand-all').addEventListener('click', expandAll);
   document.getElementById('collapse-all').addEventListener('click', () => setAllOpen(false));
   // A #path= link opened in this tab (or typed into the address bar) selects and reveals its note.
@@ -429,7 +435,7 @@ async function main() {
   const requested = requestedPath();
   const first = requested ?? session.notes[0];
   if (first === undefined) {
-    setStatus('The vault has no notes.', true);
+    setStatus('No note is listed: type a note\'s path above and press Open.');
     document.body.dataset.state = 'done';
     return;
   }

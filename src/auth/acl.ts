@@ -1,5 +1,5 @@
 /**
- * Role -> tool ACL, complete as in the reference (REFERENCE-CONTRACTS 6.2),
+ * Role -> tool ACL, complete as the Knowtation hosted server defines it,
  * so later tools slot in. Each contract's tool joins the set its registry
  * entry names (`acl`); the four body-free contracts are read tools and
  * therefore open to every role, including the fallback for unknown roles.

@@ -6,7 +6,7 @@
  */
 import { PACKAGE_VERSION } from '../version';
 
-/** serverInfo.name exactly as the reference's hosted MCP server gives it (REFERENCE-CONTRACTS 6.1). */
+/** serverInfo.name exactly as the Knowtation hosted MCP server gives it (docs/MCP.md, Names). */
 export const SERVER_NAME = 'knowtation-hosted';
 export const SERVER_TITLE = 'Knowtation Edge';
 /** The deployed version: package.json's (src/version.ts), so a release bump reaches serverInfo, the card and server.json at once. */
