@@ -229,7 +229,13 @@ function drawCard(route) {
   const result = state.result;
   tree.replaceChildren();
   if (!result.ok) {
-    status.textContent = result.status === 429 ? `HTTP 429 ${result.code}: ${rateLimitText()}` : `HTTP ${result.status} ${result.code}: ${result.message}`;
+    const words = failureWords(result.code);
+    status.textContent =
+      result.status === 429
+        ? `HTTP 429 ${result.code}: ${rateLimitText()}`
+        : words !== undefined
+          ? `${words} (HTTP ${result.status} ${result.code})`
+          : `HTTP ${result.status} ${result.code}: ${result.message}`;
     return;
   }
   status.textContent = drawPayload(route, result.payload, tree);
@@ -294,7 +300,10 @@ function summarize() {
     document.body.dataset.state = 'done';
   } else if (failed.length > 0) {
     const first = failed[0].kind === 'waiting' ? 'RATE_LIMITED' : failed[0].result.code;
-    setStatus(`${failed.length} of ${open.length} route${open.length === 1 ? '' : 's'} failed: ${first}${rateLimited ? `; ${rateLimitText()}` : ''}`, true);
+    // A missing note fails every card alike: then the status says it in words, once.
+    const sameWords = failed.length === open.length && failed.every((state) => state.kind === 'error' && state.result.code === first);
+    const words = sameWords ? failureWords(first) : undefined;
+    setStatus(words ?? `${failed.length} of ${open.length} route${open.length === 1 ? '' : 's'} failed: ${first}${rateLimited ? `; ${rateLimitText()}` : ''}`, true);
     document.body.dataset.state = 'error';
   } else {
     setStatus(`${open.length} route${open.length === 1 ? '' : 's'} answered 200`);
