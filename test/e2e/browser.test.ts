@@ -677,7 +677,7 @@ describe.skipIf(!chromiumPresent)('a #path= link in a vault of thousands of note
     await page.fill('#filter', '');
   });
 
-  it('Expand all opens and fetches every card of the note, one request each, and none once kept', async () => {
+  it('Expand all opens and fetches every card of the note it was pressed on, one request each, none once kept, and not the next note\'s', async () => {
     const notePath = bulkPath(7);
     const fetched: string[] = [];
     const onResponse = (response: { url(): string; request(): { method(): string } }) => {
@@ -697,6 +697,17 @@ describe.skipIf(!chromiumPresent)('a #path= link in a vault of thousands of note
       expect(await page.locator('.tree details').evaluateAll((nodes) => nodes.every((node) => (node as HTMLDetailsElement).open))).toBe(true);
       await page.click('#expand-all');
       expect(fetched.length).toBe(before + 3);
+      // The next note opens with the outline only, as chosen card by card: one request, not four.
+      const nextPath = bulkPath(8);
+      await page.goto(explorerLink(explorerUrl, nextPath));
+      await waitForNote(page, nextPath);
+      expect(await page.locator('.card-toggle[aria-expanded="true"]').count()).toBe(1);
+      expect(fetched.slice(before + 3).filter((route) => route !== '/api/v1/note-outline')).toEqual([]);
+      // Back on the expanded note, its four cards come from the page's memory.
+      const afterNext = fetched.length;
+      await page.goto(explorerLink(explorerUrl, notePath));
+      await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('status')?.textContent === '4 routes answered 200');
+      expect(fetched.length).toBe(afterNext);
     } finally {
       page.off('response', onResponse);
     }
