@@ -33,6 +33,7 @@ const KNOWN_METHODS = new Set([
   'tools/list',
   'tools/call',
   'resources/list',
+  'resources/templates/list',
   'resources/read',
 ]);
 
