@@ -36,6 +36,7 @@ const KNOWN_METHODS = new Set([
   'tools/list',
   'tools/call',
   'resources/list',
+  'resources/templates/list',
   'resources/read',
 ]);
 

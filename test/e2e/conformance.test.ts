@@ -73,44 +73,19 @@ interface Run {
   expected: Record<string, Expected>;
 }
 
-/** Which resource methods the live server serves: the caching checks of a served one must pass. */
-interface ResourceMethods {
-  list: boolean;
-  templates: boolean;
-  /** resources/list answered at least one resource, so the suite reads it. */
-  readable: boolean;
-}
-const NO_RESOURCES: ResourceMethods = { list: false, templates: false, readable: false };
-
-/** Resource checks of the caching scenario (2026-07-28 server/utilities/caching): required of every method the server serves. */
-function resourceCaching(served: ResourceMethods): Record<string, Expected> {
-  const notYet = 'not applicable here yet: the server does not serve this method (-32601)';
-  return {
-    'sep-2549-resources-list-caching-hints': served.list ? pass : notServed('resources/list', notYet),
-    'sep-2549-resources-templates-list-caching-hints': served.templates
-      ? pass
-      : notServed('resources/templates/list', 'the server offers no resource templates, so resources/templates/list is -32601'),
-    'sep-2549-resources-read-caching-hints': served.readable ? pass : { status: 'SKIPPED', because: 'resources/list lists no resource to read' },
-  };
-}
-
 /** The unknown-resource scenario (SEP-2164): it asks resources/read for a URI that does not exist. */
-function unknownResource(served: ResourceMethods): Record<string, Expected> {
-  const noUriEcho: Expected = {
+const unknownResource: Record<string, Expected> = {
+  'sep-2164-no-empty-contents': pass,
+  'sep-2164-error-code': pass,
+  'sep-2164-data-uri': {
     status: 'WARNING',
     failsWith: 'data.uri is undefined',
     because: "a SHOULD: the error does not repeat the request's URI (no error on /mcp repeats request input; docs/MCP.md Conformance)",
-  };
-  if (served.list) return { 'sep-2164-no-empty-contents': pass, 'sep-2164-error-code': pass, 'sep-2164-data-uri': noUriEcho, 'wire-schema-valid': pass };
-  return {
-    'sep-2164-no-empty-contents': pass,
-    'sep-2164-error-code': { status: 'WARNING', failsWith: 'got -32601', because: 'not applicable here yet: no resources, so resources/read is -32601' },
-    'sep-2164-data-uri': noUriEcho,
-    'wire-schema-valid': pass,
-  };
-}
+  },
+  'wire-schema-valid': pass,
+};
 
-function runs(resources: ResourceMethods): Run[] {
+function runs(): Run[] {
   return [
     { scenario: 'server-initialize', revision: '2025-11-25', expected: { 'server-initialize': pass, 'server-session-id-visible-ascii': { status: 'INFO', because: 'informational: no session id is issued' }, 'wire-schema-valid': pass } },
     { scenario: 'ping', revision: '2025-11-25', expected: { ping: pass, 'wire-schema-valid': pass } },
@@ -169,13 +144,16 @@ function runs(resources: ResourceMethods): Run[] {
       expected: {
         'sep-2549-tools-list-caching-hints': pass,
         'sep-2549-prompts-list-caching-hints': noPrompts,
-        ...resourceCaching(resources),
+        // 2026-07-28 server/utilities/caching: every resource method of a server declaring resources (the view is on here).
+        'sep-2549-resources-list-caching-hints': pass,
+        'sep-2549-resources-templates-list-caching-hints': pass,
+        'sep-2549-resources-read-caching-hints': pass,
         'sep-2549-ttl-non-negative': pass,
         'sep-2549-cache-scope-valid': pass,
         'wire-schema-valid': pass,
       },
     },
-    { scenario: 'sep-2164-resource-not-found', revision: '2026-07-28', expected: unknownResource(resources) },
+    { scenario: 'sep-2164-resource-not-found', revision: '2026-07-28', expected: unknownResource },
   ];
 }
 
@@ -234,7 +212,6 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
   const workerUrl = inject('workerUrl');
   const mcpUrl = `${workerUrl}/mcp`;
   let token = '';
-  let resources = NO_RESOURCES;
 
   /** One 2026-07-28 request to /mcp with its standard headers; its JSON-RPC answer. */
   async function modern(method: string): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> {
@@ -259,14 +236,10 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
 
   beforeAll(async () => {
     token = await mintViewerToken('demo', 900, inject('sessionSecret'));
-    // Which resource methods the server serves decides which resource caching checks apply.
+    // The expectations are those of a server declaring resources: the Worker with its view on, as deployed by default.
     const discover = await modern('server/discover');
-    if (!discover.result?.capabilities) throw new Error('server/discover answered without capabilities');
-    if (Object.hasOwn(discover.result.capabilities, 'resources')) {
-      const list = await modern('resources/list');
-      const templates = await modern('resources/templates/list');
-      const listed = Array.isArray(list.result?.resources) ? list.result.resources : [];
-      resources = { list: list.result !== undefined, templates: templates.result !== undefined, readable: listed.length > 0 };
+    if (!discover.result?.capabilities || !Object.hasOwn(discover.result.capabilities, 'resources')) {
+      throw new Error('the Worker under test declares no resources capability: is its MCP Apps view (MCP_APPS_VIEW, ASSETS) off?');
     }
   });
 
@@ -290,10 +263,8 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
     expect(existsSync(path.join(root, 'node_modules', '.bin', 'node'))).toBe(false);
   });
 
-  // The scenario list is fixed here; only the resource caching expectations follow the live server.
-  for (const { scenario, revision } of runs(NO_RESOURCES)) {
+  for (const { scenario, revision, expected } of runs()) {
     it(`${scenario} at ${revision}: every check as expected`, async () => {
-      const { expected } = runs(resources).find((r) => r.scenario === scenario && r.revision === revision) as Run;
       const checks = await runScenario(NODE22 as string, mcpUrl, token, scenario, revision);
       expect(checks.length).toBeGreaterThan(0);
       expect(differences(checks, expected)).toEqual([]);
