@@ -34,16 +34,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  CONFIG_VARIABLES,
-  CONFIG_WARNING_TEXT,
-  RATE_LIMIT_BINDINGS,
-  SECRET_VARIABLES,
-  checkVariables,
-  configWarnings,
-  describeConfigProblem,
-  isLocalEnvironment,
-} from '../src/config.ts';
+import { CONFIG_VARIABLES, RATE_LIMIT_BINDINGS, SECRET_VARIABLES, checkVariables, isLocalEnvironment } from '../src/config.ts';
+import { CONFIG_WARNING_TEXT, configWarnings, describeConfigProblem } from '../src/config-report.ts';
 import { parseOptionsOrExit } from './cli-options.mjs';
 import { parseEnvFile, secretsToUpload } from './lib/env-file.mjs';
 
@@ -191,7 +183,7 @@ const limiters = RATE_LIMIT_BINDINGS.map((name) => {
 const warnings = SECRET_NAMES.filter((name) => Object.hasOwn(wrangler.vars, name)).map(
   (name) => `${name} is a secret but is set in [vars] (stored in plain text); use \`wrangler secret put ${name}\``,
 );
-// What the Worker accepts but would not do as a Hub's operator expects (src/config.ts configWarnings).
+// What the Worker accepts but would not do as a Hub's operator expects (src/config-report.ts configWarnings).
 for (const warning of configWarnings(merged)) warnings.push(`${warning.variable} ${CONFIG_WARNING_TEXT[warning.reason]}`);
 
 const section = options.env ? `[env.${options.env}]` : 'top level';

@@ -11,7 +11,8 @@
  * --name and --website-url default to SERVER_CARD_NAME and SERVER_WEBSITE_URL from the environment,
  * and are checked as the Worker checks those. Exit 0 and the JSON on stdout; 2 on a usage error.
  */
-import { EnvSchema, LOOPBACK_HOSTS, describeConfigProblem } from '../src/config';
+import { EnvSchema, LOOPBACK_HOSTS } from '../src/config';
+import { describeConfigProblem } from '../src/config-report';
 import { endpointRemotes, type Remote } from '../src/http/discovery';
 import { SERVER_DESCRIPTION, SERVER_TITLE, SERVER_VERSION, defaultCardName, serverIcons, type Icon } from '../src/http/server-identity';
 import { errorMessage, isEntryPoint, parseCommandLine } from './lib/cli.mjs';

@@ -8,7 +8,8 @@
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
 import { authenticate, type Principal, type TokenRefusal } from '../../src/auth/jwt';
 import { protectedResource, type ResourcePath } from '../../src/auth/resource';
-import { describeConfigProblem, loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { describeConfigProblem } from '../../src/config-report';
 
 /** The Worker's shared-secret variables: the Hub's session secret, under the names the Worker reads. */
 export const SECRET_VARIABLES = ['SESSION_SECRET', 'HUB_JWT_SECRET', 'SESSION_SECRET_PREVIOUS'] as const;
