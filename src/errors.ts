@@ -8,6 +8,8 @@ export type ReadError =
   | { kind: 'InsufficientScope' }
   | { kind: 'VaultForbidden' }
   | { kind: 'InvalidVault' }
+  /** The request carries a credential of its own where the route uses only its own (the Scooling bridge). */
+  | { kind: 'CredentialsRefused' }
   | { kind: 'InvalidPath' }
   | { kind: 'InvalidArguments' }
   | { kind: 'NotFound' }
@@ -59,6 +61,8 @@ export function restError(error: ReadError, misconfiguredMessage = 'Service unav
       return { status: 403, code: 'FORBIDDEN', message: 'Access to this vault is not allowed.' };
     case 'InvalidVault':
       return { status: 400, code: 'INVALID_VAULT', message: 'Invalid vault' };
+    case 'CredentialsRefused':
+      return { status: 400, code: 'CREDENTIALS_REFUSED', message: 'Credentials are not accepted on this route' };
     case 'InvalidPath':
     case 'InvalidArguments':
       return { status: 400, code: 'INVALID_PATH', message: 'Invalid path' };

@@ -15,14 +15,14 @@ import { payloadResponse, restErrorResponse } from './responses';
  * The gate of a read on the REST resource (the public origin itself, no endpoint vault): what is
  * asked is the contract and the query's one `path`, and the read spends `budget`. With
  * `vaultHeader` false (the Scooling bridge) a caller's X-Vault-Id is not read: the credential
- * alone names the vault.
+ * alone names the vault; `screen` is the route's own refusal that needs no credential.
  */
 export function gateNoteRead(
   { request, url, config }: Pick<GateSpec<NoteAsk, ReadError>, 'request' | 'url' | 'config'>,
   authorization: string | null,
   contract: ContractSpec,
   budget: RateBudget,
-  { vaultHeader = true }: { vaultHeader?: boolean } = {},
+  { vaultHeader = true, screen }: { vaultHeader?: boolean; screen?: GateSpec<NoteAsk, ReadError>['screen'] } = {},
 ): Promise<GateOutcome<NoteAsk, ReadError>> {
   return gate<NoteAsk, ReadError>({
     request,
@@ -32,6 +32,7 @@ export function gateNoteRead(
     endpointVault: null,
     vaultHeader,
     authorization,
+    screen,
     // Exactly one `path` value, UTF-8 once decoded: a repeated, missing or undecodable one is an invalid path.
     ask: () => {
       const note = askNote(contract, singlePathParam(url));

@@ -27,22 +27,17 @@ export async function scoolingSmokeRoute({ request, url, config }: RouteContext)
   const enabled =
     config?.scoolingSmoke.enabled === true && (config.environment === 'local' || config.environment === 'staging');
   if (!config || !enabled) return { response: errorResponse(404, 'NOT_FOUND', 'Not found'), facts: { outcome: 'NOT_FOUND' } };
-  if (request.headers.has('Authorization') || request.headers.has('Cookie')) {
-    return {
-      response: errorResponse(400, 'CREDENTIALS_REFUSED', 'Credentials are not accepted on this route'),
-      facts: { outcome: 'CREDENTIALS_REFUSED' },
-    };
-  }
   const token = config.scoolingSmoke.token;
-  if (!token) return bridgeRefusal({ kind: 'Misconfigured' });
-
   // The bridge's own credential, on the REST resource; its reads spend the bridge's own budget, and
-  // its credential alone names the vault: a caller's X-Vault-Id is not read.
-  const outcome = await gateNoteRead({ request, url, config }, `Bearer ${token}`, BRIDGED_CONTRACT, 'bridge', { vaultHeader: false });
+  // its credential alone names the vault: a caller's X-Vault-Id is not read, a caller's own credential refused.
+  const outcome = await gateNoteRead({ request, url, config }, token ? `Bearer ${token}` : null, BRIDGED_CONTRACT, 'bridge', {
+    vaultHeader: false,
+    screen: () => (request.headers.has('Authorization') || request.headers.has('Cookie') ? { kind: 'CredentialsRefused' } : null),
+  });
   if (!outcome.admitted) {
     const { refusal } = outcome;
     if (refusal.step === 'ask' || refusal.step === 'screen') return bridgeRefusal(refusal.refusal);
-    // A bridge whose own credential fails is misconfigured, not the caller's fault.
+    // A bridge whose own credential is missing or fails is misconfigured, not the caller's fault.
     if (refusal.step === 'authenticate') return bridgeRefusal({ kind: 'Misconfigured' }, { ...gateRefusalFacts(refusal), outcome: 'SERVICE_UNAVAILABLE' });
     return bridgeRefusal(refusal.error, gateRefusalFacts(refusal));
   }
