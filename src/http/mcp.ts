@@ -28,7 +28,8 @@ import type { Exchange, McpMessage, ToolCallPlan } from './mcp-exchange';
 
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
-const KNOWN_METHODS = new Set([
+/** The JSON-RPC methods a log line names as its op (OPERATIONS.md, Log line); any other is OTHER_METHOD_OP. */
+export const KNOWN_METHODS: ReadonlySet<string> = new Set([
   'initialize',
   'notifications/initialized',
   'ping',
@@ -77,9 +78,11 @@ async function readBoundedBody(request: Request): Promise<BodyRead> {
   }
 }
 
+export const OTHER_METHOD_OP = 'other';
+
 function methodForLog(message: unknown): string {
   const method = (message as { method?: unknown } | null)?.method;
-  return typeof method === 'string' && KNOWN_METHODS.has(method) ? method : 'other';
+  return typeof method === 'string' && KNOWN_METHODS.has(method) ? method : OTHER_METHOD_OP;
 }
 
 /** The tool arguments exactly as sent: own keys of the parsed JSON, `__proto__` and `constructor` included. */
