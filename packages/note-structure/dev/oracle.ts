@@ -1,16 +1,15 @@
 /**
- * The micromark oracle: the reference pipeline the linear analysis
- * (src/contracts/analysis) is held equal to by the differential tests and
- * measured against by the bench. Plain CommonMark through
- * mdast-util-from-markdown with no extensions (the micromark stack that
- * remark-parse 11 uses), walked exactly as the reference builders walk it,
- * answering the same NoteStructure. Development only: nothing in src
- * imports it (test/src/differential.test.ts checks).
+ * The micromark oracle: the reference pipeline the linear analysis (src/)
+ * is held equal to by the differential tests and measured against by the
+ * bench. Plain CommonMark through mdast-util-from-markdown with no
+ * extensions (the micromark stack that remark-parse 11 uses), walked exactly
+ * as the reference builders walk it, answering the same NoteStructure.
+ * Development only (micromark and mdast are devDependencies): nothing in src
+ * imports it (test/differential.test.ts checks).
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Heading, Nodes, Root } from 'mdast';
-import { ContractError } from '../../../src/contracts/errors';
-import { assertBodyWithinCap, type NoteStructure } from '../../../src/contracts/analysis/structure';
+import { NoteTooLargeError, assertBodyWithinCap, type NoteStructure } from '../src/structure';
 
 export function analyzeWithMdast(body: string): NoteStructure {
   assertBodyWithinCap(body);
@@ -18,7 +17,7 @@ export function analyzeWithMdast(body: string): NoteStructure {
     return structureFromTree(fromMarkdown(body));
   } catch (error) {
     // Pathological nesting can exhaust the stack inside the parser: refuse the note, typed, never a 500.
-    if (error instanceof RangeError) throw new ContractError('NoteTooLarge');
+    if (error instanceof RangeError) throw new NoteTooLargeError();
     throw error;
   }
 }

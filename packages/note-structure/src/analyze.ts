@@ -1,7 +1,7 @@
 /**
- * The analysis entry point on the request path: body -> NoteStructure.
+ * The analysis entry point: body -> NoteStructure.
  * Invariant: returns exactly what analyzeWithMdast (the micromark oracle in
- * scripts/lib/markdown/oracle.ts) returns, for every body within the cap; there is no
+ * dev/oracle.ts) returns, for every body within the cap; there is no
  * fallback and no micromark here. Like micromark's preprocessing, a leading
  * byte order mark is dropped (offsets then count from after it) and NUL
  * reads as U+FFFD (the block scan treats the two alike; definition labels
@@ -11,11 +11,11 @@
  * undecided paragraph source that holds inline syntax (each source is read
  * at most once: a published heading's plain text is kept for the block bit
  * it may also decide), and a linear normalization of each heading's text
- * (none for an ASCII pass result, which the pass folds). The request path
- * gets columns (analyzeNoteColumns): no object per heading or block. With
- * `textLimit`, headings past the first `textLimit` keep their level and
- * offsets but get '' as text and cost no inline work (the contracts publish
- * only the first MAX_NOTE_HEADINGS texts). The definitions' labels become
+ * (none for an ASCII pass result, which the pass folds). analyzeNoteColumns
+ * answers columns: no object per heading or block. With `textLimit`,
+ * headings past the first `textLimit` keep their level and offsets but get
+ * '' as text and cost no inline work (for a caller that publishes only the
+ * first texts). The definitions' labels become
  * strings, normalized, only when an inline pass runs.
  */
 import * as chars from './chars';
@@ -39,7 +39,7 @@ export function analyzeNote(body: string, textLimit = Number.POSITIVE_INFINITY):
   return structureOf(analyzeNoteColumns(body, textLimit));
 }
 
-/** analyzeNote's result as columns (the builders' form on the request path): no object per heading or block. */
+/** analyzeNote's result as columns: no object per heading or block. */
 export function analyzeNoteColumns(body: string, textLimit = Number.POSITIVE_INFINITY): StructureColumns {
   assertBodyWithinCap(body);
   try {

@@ -1,5 +1,5 @@
 /**
- * Heading text as the contracts publish it. Invariant: equal to the
+ * A heading's text as the reference builders publish it. Invariant: equal to the
  * oracle's normalizeHeadingText (`normalize('NFC')`, every `\s+` run folded
  * to one space, trimmed), with an NFC that stays linear on long runs of
  * combining marks and a fold that writes into one buffer (a regex replace
@@ -27,7 +27,7 @@ export function normalizeHeadingText(raw: string): string {
  * (combining class 0) that composes with nothing, so NFC works on the stretches between them
  * independently; NFC maps whitespace only to whitespace (U+2000 -> U+2002, U+2001 -> U+2003) and
  * nothing else to whitespace, so the runs it leaves are the runs it was given. Hence
- * NFC(fold(x)) = fold(NFC(x)) (test/src/analysis/heading-text.test.ts checks every BMP unit).
+ * NFC(fold(x)) = fold(NFC(x)) (test/heading-text.test.ts checks every BMP unit).
  */
 export function headingTextOf(plain: InlineText): string {
   if (plain.normalized) return plain.text;

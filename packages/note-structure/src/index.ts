@@ -1,11 +1,29 @@
 /**
- * The Markdown analysis behind the contracts that read the body: a linear
- * block scan (block-scan.ts, content.ts, definitions.ts, html-flow.ts,
- * leaf-lines.ts), the inline pass behind inline-engine.ts, and heading-text
- * normalization. No I/O and no Node APIs: it runs in workerd. README.md
- * gives the phases, the construct map (each construct's files and
- * functions), the invariants and how to fix a divergence.
+ * The package's one entry point. The analysis: body in, the note's structure
+ * out (analyzeNote, or analyzeNoteColumns for columns), in time linear in the
+ * body, exactly as micromark and mdast-util-from-markdown give it; a body over
+ * MAX_NOTE_INPUT_CHARS is refused with NoteTooLargeError. No I/O and no Node
+ * API: it runs in Node and in workerd. Also here, for callers that measure or
+ * bound their own service on the engine's inputs: the pathological notes the
+ * engine is tested and measured on, and a realistic synthetic note. README.md gives the phases, the construct map, the
+ * invariants and how to fix a divergence.
  */
 export { analyzeNote, analyzeNoteColumns } from './analyze';
-export { scanBlocks, type ScanResult } from './block-scan';
-export * from './structure';
+export {
+  MAX_NOTE_INPUT_CHARS,
+  NoteTooLargeError,
+  columnsOf,
+  structureOf,
+  type BlockInfo,
+  type HeadingInfo,
+  type NoteStructure,
+  type StructureColumns,
+} from './structure';
+export {
+  PATHOLOGICAL_SHAPES,
+  pathologicalCases,
+  pathologicalNote,
+  type PathologicalPosition,
+  type PathologicalShape,
+} from './pathological';
+export { syntheticNote } from './synthetic-note';

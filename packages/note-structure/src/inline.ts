@@ -1,5 +1,5 @@
 /**
- * The linear inline pass: the plain text that `headingPlainText` (scripts/lib/markdown/oracle.ts)
+ * The linear inline pass: the plain text that `headingPlainText` (dev/oracle.ts)
  * returns for the mdast of one inline source under mdast-util-from-markdown 2.1.0 /
  * micromark 4.0.3 (plain CommonMark 0.31.2), without building that tree.
  *

@@ -545,7 +545,7 @@ const KEEP_UNITS = 16;
 
 /** Identical to `text.normalize('NFC')`, in time linear in the text's length. */
 export function normalizeNfc(text: string): string {
-  // Every string of code units below U+0300 is NFC (test/src/analysis/normalize-nfc.test.ts checks every pair).
+  // Every string of code units below U+0300 is NFC (test/normalize-nfc.test.ts checks every pair).
   if (!ABOVE_LATIN.test(text)) return text;
   // No 32 consecutive units at or above U+0300: no long mark run is possible; the engine is linear here.
   if (!LONG_STRETCH.test(text)) return text.normalize('NFC');

@@ -8,14 +8,15 @@
  * heading, a setext heading or a paragraph (inline shapes), or as the
  * whole note (block shapes). The one list of pathological shapes: used by
  * the differential tests at sizes micromark still finishes (whole notes in
- * test/src/differential.test.ts, the inline pass alone in
- * test/src/analysis/inline.test.ts), by the Worker test at 100 KB, by
- * `npm run bench` at 100 KB and 1M chars, and by scripts/inline-timing.ts.
+ * test/differential.test.ts, the inline pass alone in test/inline.test.ts),
+ * by the bench (bench/) at 100 KB and 1M chars, and, through the entry
+ * point, by the Worker's tests and bench, which hold the Worker's bound to
+ * the same inputs.
  */
 
-export type Position = 'atx' | 'setext' | 'paragraph' | 'block';
+export type PathologicalPosition = 'atx' | 'setext' | 'paragraph' | 'block';
 
-export interface Shape {
+export interface PathologicalShape {
   name: string;
   /** Inline shapes go in every inline position; block shapes are the note. */
   kind: 'inline' | 'block';
@@ -36,7 +37,7 @@ const nested = (open: string, middle: string, close: string) => (chars: number) 
 };
 const labels = (...values: string[]) => () => values;
 
-export const SHAPES: Shape[] = [
+export const PATHOLOGICAL_SHAPES: PathologicalShape[] = [
   { name: 'nested strong emph', kind: 'inline', build: nested('*a **a ', 'b', ' a** a*') },
   { name: 'emph closers, no openers `a_ `', kind: 'inline', build: run('a_ ') },
   { name: 'emph openers, no closers `_a `', kind: 'inline', build: run('_a ') },
@@ -182,10 +183,10 @@ function numbered(chars: number, unit: (index: number) => string): string {
   return parts.join('');
 }
 
-export const INLINE_POSITIONS: Position[] = ['atx', 'setext', 'paragraph'];
+export const INLINE_POSITIONS: PathologicalPosition[] = ['atx', 'setext', 'paragraph'];
 
 /** The definitions of `shape`'s labels for a note of `chars` chars, with the blank line after them. */
-export function definitionLines(shape: Shape, chars: number): string {
+export function definitionLines(shape: PathologicalShape, chars: number): string {
   const defined = shape.labels?.(chars) ?? [];
   return defined.length === 0 ? '' : defined.map((label) => `[${label}]: u\n`).join('') + '\n';
 }
@@ -194,7 +195,7 @@ export function definitionLines(shape: Shape, chars: number): string {
  * The note for `shape` at `position`, about `chars` chars long: never over it, except by the run's
  * one unit or the definitions when those alone are near the size (label chains at a few KB).
  */
-export function pathologicalNote(shape: Shape, position: Position, chars: number): string {
+export function pathologicalNote(shape: PathologicalShape, position: PathologicalPosition, chars: number): string {
   if (shape.kind === 'block') return shape.build(chars).slice(0, chars);
   const preamble = definitionLines(shape, chars);
   const head = position === 'atx' ? '# ' : position === 'paragraph' ? '# Title\n\n' : '';
@@ -204,9 +205,9 @@ export function pathologicalNote(shape: Shape, position: Position, chars: number
 }
 
 /** Every (shape, position) pair. */
-export function pathologicalCases(): { shape: Shape; position: Position }[] {
-  const cases: { shape: Shape; position: Position }[] = [];
-  for (const shape of SHAPES) {
+export function pathologicalCases(): { shape: PathologicalShape; position: PathologicalPosition }[] {
+  const cases: { shape: PathologicalShape; position: PathologicalPosition }[] = [];
+  for (const shape of PATHOLOGICAL_SHAPES) {
     if (shape.kind === 'block') cases.push({ shape, position: 'block' });
     else for (const position of INLINE_POSITIONS) cases.push({ shape, position });
   }

@@ -10,7 +10,7 @@
  *   resetLabelState);
  * - the combining classes NFC learns from the engine (normalize-nfc.ts, resetNfcLearning).
  * The owners never import this module, so the analysis's imports hold no circle
- * (test/src/analysis/import-graph.test.ts).
+ * (test/import-graph.test.ts).
  *
  * Invariant: after resetNoteScratch nothing kept holds anything derived from a note: the kept
  * buffers and tables hold only zeros, the caches are empty (noteScratchLeftovers checks it).

@@ -1,14 +1,22 @@
 /**
- * What the contracts that read the body need from a note's Markdown, and the
- * input cap. Invariant: builders see only a NoteStructure or its columns
- * (StructureColumns, the request path's form), never a parse tree; the two
- * convert into each other without loss. Linear bound: O(1) for the types and
- * the length check, O(headings + blocks) for a conversion.
+ * What the analysis answers for a note's Markdown, and the input cap.
+ * Invariant: a caller sees only a NoteStructure or its columns
+ * (StructureColumns, the form without an object per heading or block), never
+ * a parse tree; the two convert into each other without loss. Linear bound:
+ * O(1) for the types and the length check, O(headings + blocks) for a
+ * conversion.
  */
-import { ContractError } from '../errors';
 
+/** The longest body analyzed, in UTF-16 code units; a longer one is refused unread. */
 export const MAX_NOTE_INPUT_CHARS = 1_000_000;
-export const MAX_NOTE_HEADINGS = 500;
+
+/** The one refusal of the analysis: a body over MAX_NOTE_INPUT_CHARS. Its message is fixed and holds nothing of the note. */
+export class NoteTooLargeError extends Error {
+  constructor() {
+    super('Note too large');
+    this.name = 'NoteTooLargeError';
+  }
+}
 
 export interface HeadingInfo {
   /** 1..6 */
@@ -35,12 +43,11 @@ export interface NoteStructure {
 
 /** Refuses (never parses) a body longer than 1,000,000 UTF-16 code units. */
 export function assertBodyWithinCap(body: string): void {
-  if (body.length > MAX_NOTE_INPUT_CHARS) throw new ContractError('NoteTooLarge');
+  if (body.length > MAX_NOTE_INPUT_CHARS) throw new NoteTooLargeError();
 }
 
 /**
- * A NoteStructure as columns (the form the builders read on the request path, with no object per
- * heading or block): heading i has headingLevel[i], headingStart[i], headingEnd[i] (-1 for null) and,
+ * A NoteStructure as columns (no object per heading or block): heading i has headingLevel[i], headingStart[i], headingEnd[i] (-1 for null) and,
  * for i < headingTexts.length, text headingTexts[i] (later texts are ''); block i has blockStart[i]
  * (-1 for null) and blockSubstantive[i] (1 or 0).
  */

@@ -56,7 +56,6 @@ const hasDecoder = typeof TextDecoder === 'function';
 /** ignoreBOM keeps a leading U+FEFF (by default a decoder drops it). */
 const utf16 = hasDecoder && LITTLE_ENDIAN ? new TextDecoder('utf-16le', { fatal: false, ignoreBOM: true }) : null;
 const utf8 = hasDecoder ? new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }) : null;
-const utf8Encoder = typeof TextEncoder === 'function' ? new TextEncoder() : null;
 
 export type UnitsKind = 'ascii' | 'well-formed' | 'any';
 
@@ -99,18 +98,6 @@ export function foldedAsciiToString(units: Uint16Array, length: number): string 
     bytes[size++] = unit;
   }
   return bytes instanceof Uint8Array ? decodeAscii(bytes, size) : unitsToString(units, 0, size, 'any');
-}
-
-/**
- * `text` as one byte per code unit when every unit is ASCII, else null: TextEncoder writes an ASCII
- * unit as one byte and every other char as 2-3 bytes per UTF-16 unit (a lone surrogate as U+FFFD,
- * 3 bytes), never half a char, so the bytes run out before the units do. A non-ASCII text costs
- * one partial encode before the caller's other path.
- */
-export function asciiBytesOf(text: string): Uint8Array | null {
-  if (utf8Encoder === null) return null;
-  const bytes = new Uint8Array(text.length);
-  return utf8Encoder.encodeInto(text, bytes).read === text.length ? bytes : null;
 }
 
 /**
