@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeNumericCharacterReference } from 'micromark-util-decode-numeric-character-reference';
-import { scanCharacterReference as scanInto } from '../../../src/contracts/analysis/character-references';
+import { scanCharacterReference as scanInto } from '../src/character-references';
 
 const scanCharacterReference = (source: string, p: number) => scanInto(source, p, { end: 0, value: '' });
 

@@ -1,17 +1,27 @@
 /**
- * The construct map in src/contracts/analysis/README.md stays true: every file it names exists,
+ * The construct map in the package's README.md stays true: every file it names exists in src/,
  * every function, class, constant or field it names after a file is declared or used in that
- * file, every micromark module it names exists in node_modules, and every module of the folder is
+ * file, every micromark module it names exists in node_modules, and every module of src/ is
  * named somewhere in the README.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const ANALYSIS = path.join(ROOT, 'src/contracts/analysis');
-const README = readFileSync(path.join(ANALYSIS, 'README.md'), 'utf8');
-const COMMONMARK_LIB = path.join(ROOT, 'node_modules/micromark-core-commonmark/dev/lib');
+const PACKAGE = path.resolve(__dirname, '..');
+const SOURCES = path.join(PACKAGE, 'src');
+const README = readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
+
+/** The node_modules folder a package is installed in, as Node looks for it: the nearest one up from this package. */
+function nodeModulesWith(name: string): string {
+  for (let dir = PACKAGE; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules');
+    if (existsSync(path.join(candidate, name))) return candidate;
+    if (path.dirname(dir) === dir) return path.join(PACKAGE, 'node_modules');
+  }
+}
+const NODE_MODULES = nodeModulesWith('micromark-core-commonmark');
+const COMMONMARK_LIB = path.join(NODE_MODULES, 'micromark-core-commonmark/dev/lib');
 
 /** The README's construct map: from its heading to the next `## ` heading. */
 function constructMap(readme: string): string {
@@ -55,10 +65,10 @@ function namesByFile(cell: string): { file: string; name: string | null }[] {
   return found;
 }
 
-/** Where a file named in the map lives: this folder, a sibling (`../x.ts`) or node_modules (`micromark/...`). */
+/** Where a file named in the map lives: src/ or node_modules (`micromark/...`). */
 function resolveNamed(file: string): string {
-  if (file.startsWith('micromark')) return path.join(ROOT, 'node_modules', file);
-  return path.join(ANALYSIS, file);
+  if (file.startsWith('micromark')) return path.join(NODE_MODULES, file);
+  return path.join(SOURCES, file);
 }
 
 /** Whether `name` (dotted parts each) is a word of `source`. */
@@ -68,8 +78,8 @@ function mentions(source: string, name: string): boolean {
 
 /** What a cell of the micromark column names: a core module, a package, or a path in node_modules. */
 function micromarkExists(name: string): boolean {
-  if (name.includes('/')) return existsSync(path.join(ROOT, 'node_modules', name));
-  if (name.startsWith('micromark') || name.startsWith('mdast')) return existsSync(path.join(ROOT, 'node_modules', name, 'package.json'));
+  if (name.includes('/')) return existsSync(path.join(NODE_MODULES, name));
+  if (name.startsWith('micromark') || name.startsWith('mdast')) return existsSync(path.join(NODE_MODULES, name, 'package.json'));
   return existsSync(path.join(COMMONMARK_LIB, `${name}.js`));
 }
 
@@ -95,7 +105,7 @@ function mapErrors(readme: string): string[] {
   return [...errors];
 }
 
-describe('the construct map in the analysis README', () => {
+describe('the construct map in the package README', () => {
   it('names only files, functions and micromark modules that exist', () => {
     expect(mapErrors(README)).toEqual([]);
   });
@@ -112,8 +122,8 @@ describe('the construct map in the analysis README', () => {
     expect(mapErrors(README.replace('## Construct map', '## Something else'))).toEqual(['no construct map']);
   });
 
-  it('names every module of the folder', () => {
-    const modules = readdirSync(ANALYSIS).filter((name) => name.endsWith('.ts'));
+  it('names every module of src/', () => {
+    const modules = readdirSync(SOURCES).filter((name) => name.endsWith('.ts'));
     expect(modules.length).toBeGreaterThan(20);
     expect(modules.filter((name) => !README.includes(`\`${name}\``))).toEqual([]);
   });

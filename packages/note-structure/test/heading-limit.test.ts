@@ -1,12 +1,13 @@
 /**
- * The contracts publish the texts of the first MAX_NOTE_HEADINGS headings
- * only, so they ask analyzeNote for those texts alone; every later heading
- * keeps its level and offsets (truncation and body_available windows) with
- * text ''. The payloads must be the ones the full analysis gives.
+ * A caller that publishes the texts of its first headings only asks for
+ * those texts alone (analyzeNote's `textLimit`); every later heading keeps
+ * its level and offsets with text '' and costs no inline work.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeNote } from '../../../src/contracts/analysis/analyze';
-import { CONTRACT_NAMES, MAX_NOTE_HEADINGS, buildAllContracts, structureAnalyzer } from '../../../src/contracts';
+import { analyzeNote } from '../src/analyze';
+
+/** The limit the Worker asks for (its outline publishes 500 headings); any limit behaves alike. */
+const LIMIT = 500;
 
 function noteWithHeadings(count: number): string {
   const lines: string[] = ['[r]: /u', ''];
@@ -18,23 +19,13 @@ function noteWithHeadings(count: number): string {
 
 describe('analyzeNote with a heading text limit', () => {
   it('differs from the full analysis only in the texts past the limit', () => {
-    const body = noteWithHeadings(MAX_NOTE_HEADINGS + 40);
+    const body = noteWithHeadings(LIMIT + 40);
     const full = analyzeNote(body);
-    const limited = analyzeNote(body, MAX_NOTE_HEADINGS);
+    const limited = analyzeNote(body, LIMIT);
     expect(limited.blocks).toEqual(full.blocks);
     expect(limited.headings.map(({ level, start, end }) => ({ level, start, end }))).toEqual(full.headings.map(({ level, start, end }) => ({ level, start, end })));
-    expect(limited.headings.slice(0, MAX_NOTE_HEADINGS)).toEqual(full.headings.slice(0, MAX_NOTE_HEADINGS));
-    expect(limited.headings.slice(MAX_NOTE_HEADINGS).every((heading) => heading.text === '')).toBe(true);
-    expect(full.headings[MAX_NOTE_HEADINGS]?.text).toBe(`h${MAX_NOTE_HEADINGS} r c &`);
-  });
-
-  it('leaves every payload as the full analysis makes it, below, at and past the cap', () => {
-    for (const count of [3, MAX_NOTE_HEADINGS, MAX_NOTE_HEADINGS + 1, MAX_NOTE_HEADINGS + 40]) {
-      const body = noteWithHeadings(count);
-      const limited = buildAllContracts('notes/a.md', {}, body);
-      // structureAnalyzer asks for every heading text: the full analysis.
-      const full = buildAllContracts('notes/a.md', {}, body, { analyze: structureAnalyzer(analyzeNote) });
-      for (const name of CONTRACT_NAMES) expect(JSON.stringify(limited[name]), `${name}, ${count} headings`).toBe(JSON.stringify(full[name]));
-    }
+    expect(limited.headings.slice(0, LIMIT)).toEqual(full.headings.slice(0, LIMIT));
+    expect(limited.headings.slice(LIMIT).every((heading) => heading.text === '')).toBe(true);
+    expect(full.headings[LIMIT]?.text).toBe(`h${LIMIT} r c &`);
   });
 });

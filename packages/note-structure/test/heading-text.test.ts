@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headingTextOf, normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
-import { normalizeHeadingText as oracle } from '../../../scripts/lib/markdown/oracle';
-import { asciiBytesOf, foldedUnitsToString, unitsToString } from '../../../src/contracts/analysis/utf16-units';
+import { headingTextOf, normalizeHeadingText } from '../src/heading-text';
+import { normalizeHeadingText as oracle } from '../dev/oracle';
+import { foldedUnitsToString, unitsToString } from '../src/utf16-units';
 
 const PIECES = [
   'a', 'é', 'e\u0301', ' ', '  ', '\t', '\n', '\u00A0', '\u2003', '\u3000', '\uFEFF', '\u2028', '\u1680', '\u180E',
@@ -96,21 +96,6 @@ describe('foldedUnitsToString', () => {
         expect(foldedUnitsToString(Uint16Array.from(list), list.length)).toBe(expected);
       }),
       { seed: 12, numRuns: 3000 },
-    );
-  });
-});
-
-describe('asciiBytesOf', () => {
-  it('gives one byte per unit exactly when every unit is ASCII', () => {
-    const unit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.constantFrom(0x80, 0xe9, 0x130, 0x212a, 0xd800, 0xdc00, 0xfeff, 0xffff));
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 300 }), (list) => {
-        const text = list.map((code) => String.fromCharCode(code)).join('');
-        const bytes = asciiBytesOf(text);
-        if (list.every((code) => code < 0x80)) expect(bytes === null ? null : [...bytes]).toEqual(list);
-        else expect(bytes).toBeNull();
-      }),
-      { seed: 13, numRuns: 3000 },
     );
   });
 });

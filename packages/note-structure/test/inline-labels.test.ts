@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
 import { describe, expect, it } from 'vitest';
-import { LabelLookup, normalizeLabel } from '../../../src/contracts/analysis/inline-labels';
+import { LabelLookup, normalizeLabel } from '../src/inline-labels';
 
 /** Whether LabelLookup finds `label` (written between brackets) among the normalized `keys`. */
 function looksUp(label: string, keys: readonly string[]): boolean {

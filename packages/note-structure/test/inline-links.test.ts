@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LinkScanner } from '../../../src/contracts/analysis/inline-links';
+import { LinkScanner } from '../src/inline-links';
 
 /** Every `(` of a `](` in src, in source order (the queries the inline pass makes). */
 function resourceStarts(src: string): number[] {

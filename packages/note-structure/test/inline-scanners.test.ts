@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BacktickRuns } from '../../../src/contracts/analysis/inline-code';
-import { HtmlScanner } from '../../../src/contracts/analysis/inline-html';
+import { BacktickRuns } from '../src/inline-code';
+import { HtmlScanner } from '../src/inline-html';
 
 /** Pieces that make open tags with quoted values holding `<`, so failed attribute lists are memoized. */
 const HTML_PIECES = ['<a', '<b', ' x=', ' y=', '="', "='", '"', "'", '<', '>', '/>', ' ', '\n', 'z', '=', '`', '<!--', '-->', '<?', '?>'];

@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes } from 'mdast';
 import { describe, expect, it } from 'vitest';
-import { inlinePlainText, inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
-import { grownLength } from '../../../src/contracts/analysis/growth';
-import { normalizeHeadingText } from '../../../src/contracts/analysis/heading-text';
+import { inlinePlainText, inlineText, normalizeLabel } from '../src/inline';
+import { grownLength } from '../src/growth';
+import { normalizeHeadingText } from '../src/heading-text';
 import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
-import { inlineCase } from '../../support/markdown/inline-generators';
-import { compareCase, definitionSet, oracleTexts, passText, type Comparison } from '../../support/markdown/inline-oracle';
-import { SHAPES } from '../../../scripts/lib/markdown/pathological';
+import { inlineCase } from './support/inline-generators';
+import { compareCase, definitionSet, oracleTexts, passText, type Comparison } from './support/inline-oracle';
+import { PATHOLOGICAL_SHAPES } from '../src/pathological';
 
 const spec = createRequire(import.meta.url)('commonmark-spec') as { tests: { markdown: string; example: number }[] };
 
@@ -214,7 +214,7 @@ describe('inlinePlainText against the micromark oracle', () => {
 
   it('agrees on every pathological shape at 2 KB in paragraph, ATX and setext positions', () => {
     const mismatches: unknown[] = [];
-    for (const shape of SHAPES.filter((each) => each.kind === 'inline')) {
+    for (const shape of PATHOLOGICAL_SHAPES.filter((each) => each.kind === 'inline')) {
       const line = shape.build(2000);
       const labels = shape.labels?.(2000) ?? [];
       // One parse each: the content as a paragraph and then as an ATX (one line) or setext (two lines) heading.

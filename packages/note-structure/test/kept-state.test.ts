@@ -7,13 +7,13 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { analyzeNote } from '../../../src/contracts/analysis/analyze';
-import { headingTextOf } from '../../../src/contracts/analysis/heading-text';
-import { inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
-import { normalizeNfc } from '../../../src/contracts/analysis/normalize-nfc';
-import { noteScratchLeftovers, resetNoteScratch } from '../../../src/contracts/analysis/scratch';
-import { SHAPES, pathologicalNote } from '../../../scripts/lib/markdown/pathological';
-import { inlineCase } from '../../support/markdown/inline-generators';
+import { analyzeNote } from '../src/analyze';
+import { headingTextOf } from '../src/heading-text';
+import { inlineText, normalizeLabel } from '../src/inline';
+import { normalizeNfc } from '../src/normalize-nfc';
+import { noteScratchLeftovers, resetNoteScratch } from '../src/scratch';
+import { PATHOLOGICAL_SHAPES, pathologicalNote } from '../src/pathological';
+import { inlineCase } from './support/inline-generators';
 
 /** A heading whose inline pass folds non-ASCII label units and whose text needs the linear NFC (a long mark run). */
 const NON_ASCII_NOTE = `[Straße Σίσυφος]: /u\n\n# [STRASSE σίσυφοσ] and [ǅ] e${'\u0301\u0327\u0323'.repeat(20)} *a*\n`;
@@ -42,7 +42,7 @@ describe('state kept between calls', () => {
   });
 
   it('holds no note text after large notes of every pathological shape, and after a short one that follows', () => {
-    for (const shape of SHAPES) {
+    for (const shape of PATHOLOGICAL_SHAPES) {
       analyzeNote(pathologicalNote(shape, shape.kind === 'block' ? 'block' : 'atx', 200_000));
       expect(noteScratchLeftovers(), shape.name).toEqual([]);
       analyzeNote('# *a* `b` [c]\n');

@@ -15,7 +15,7 @@ import {
   scanEnclosedDestination,
   scanRawDestination,
   startsRawDestination,
-} from '../../../src/contracts/analysis/link-destination';
+} from '../src/link-destination';
 
 type Context = 'resource' | 'definition';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeNfc, normalizeNfcKeeping } from '../../../src/contracts/analysis/normalize-nfc';
+import { normalizeNfc, normalizeNfcKeeping } from '../src/normalize-nfc';
 
 // Marks of many combining classes (BMP and astral), precomposed letters whose decompositions
 // end in marks, singleton and non-starter decompositions, Hangul syllables and jamo, starters.

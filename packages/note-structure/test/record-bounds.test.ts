@@ -8,12 +8,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { recordPositions, normalizeLabel } from '../../../src/contracts/analysis/inline';
-import { bracketBound } from '../../../src/contracts/analysis/inline-brackets';
-import { runBound } from '../../../src/contracts/analysis/inline-delimiters';
-import { itemBound } from '../../../src/contracts/analysis/inline-items';
-import { SHAPES } from '../../../scripts/lib/markdown/pathological';
-import { inlineCase } from '../../support/markdown/inline-generators';
+import { recordPositions, normalizeLabel } from '../src/inline';
+import { bracketBound } from '../src/inline-brackets';
+import { runBound } from '../src/inline-delimiters';
+import { itemBound } from '../src/inline-items';
+import { PATHOLOGICAL_SHAPES } from '../src/pathological';
+import { inlineCase } from './support/inline-generators';
 
 const STREAMS = [
   ['items', itemBound],
@@ -58,7 +58,7 @@ describe('record stream bounds', () => {
   });
 
   it('count every record of each pathological shape', () => {
-    for (const shape of SHAPES.filter((each) => each.kind === 'inline')) {
+    for (const shape of PATHOLOGICAL_SHAPES.filter((each) => each.kind === 'inline')) {
       expect(uncovered([shape.build(1000)], shape.labels?.(1000) ?? []), shape.name).toBeNull();
     }
   });

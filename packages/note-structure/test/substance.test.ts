@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasJsNonWhitespace } from '../../../src/contracts/analysis/chars';
-import { inlineSubstantive, inlineText } from '../../../src/contracts/analysis/inline';
-import { differential } from '../../support/markdown/differential';
-import { definitionSet, oracleTexts } from '../../support/markdown/inline-oracle';
+import { hasJsNonWhitespace } from '../src/chars';
+import { inlineSubstantive, inlineText } from '../src/inline';
+import { differential } from './support/differential';
+import { definitionSet, oracleTexts } from './support/inline-oracle';
 
 /** Pieces that leave a paragraph blank on their own (mostly). */
 const BLANK = [

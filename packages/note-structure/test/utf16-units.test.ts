@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { flatCopy, fromCodeUnits, unitsToString } from '../../../src/contracts/analysis/utf16-units';
+import { flatCopy, fromCodeUnits, unitsToString } from '../src/utf16-units';
 
 const byUnits = (units: Uint16Array, from: number, to: number): string => {
   let out = '';

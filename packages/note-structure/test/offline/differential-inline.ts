@@ -3,23 +3,20 @@
  *
  *   npm run differential:inline -- [--count 500000] [--seed 20261122] [--help]
  *
- * Each generated case (test/support/markdown/inline-generators.ts) is parsed once by the reference
+ * Each generated case (test/support/inline-generators.ts) is parsed once by the reference
  * pipeline as a paragraph followed by a heading (ATX for one line, setext otherwise) and
  * compared, in both positions, with normalizeHeadingText(inlinePlainText(...)). Cases whose
  * lines happen to form other blocks are counted as skipped. Prints progress and ends with
  * `mismatches: N`; exits 1 when N > 0.
  */
 import fc from 'fast-check';
-import { inlineCase } from '../support/markdown/inline-generators';
-import { oracleTexts, passText } from '../support/markdown/inline-oracle';
-import { countOption, parseOptionsOrExit } from '../../scripts/cli-options.mjs';
+import { inlineCase } from '../support/inline-generators';
+import { oracleTexts, passText } from '../support/inline-oracle';
+import { readRunOptions } from './options';
 
 const USAGE = 'usage: npm run differential:inline -- [--count N (default 500000)] [--seed N (default 20261122)]';
 
-const { count, seed } = parseOptionsOrExit(process.argv.slice(2), { count: { type: 'string' }, seed: { type: 'string' } }, USAGE, (values, UsageError) => ({
-  count: countOption(values, 'count', 500_000, UsageError),
-  seed: countOption(values, 'seed', 20261122, UsageError),
-}));
+const { count, seed } = readRunOptions(process.argv.slice(2), USAGE, { count: 500_000, seed: 20261122 });
 const batch = 10_000;
 const started = Date.now();
 let done = 0;

@@ -1,7 +1,6 @@
 /**
  * Offline differential run: generated notes through the linear analysis
- * (request path) and the micromark oracle, NoteStructure and the four
- * payloads compared for each. Prints progress as it goes and ends with a
+ * and the micromark oracle, the NoteStructure of each compared. Prints progress as it goes and ends with a
  * `mismatches: N` line; exits 1 when N > 0. Mismatching notes are written
  * (JSON strings) to the file given by --out, never printed.
  *
@@ -11,17 +10,13 @@ import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import {
   deepNestingNote, emphasisNote, grammarNote, inlineFloodNote, inlineNote, nestedNote, preprocessNote, rawNote,
-} from '../support/markdown/arbitraries';
-import { differential } from '../support/markdown/differential';
-import { countOption, parseOptionsOrExit } from '../../scripts/cli-options.mjs';
+} from '../support/arbitraries';
+import { differential } from '../support/differential';
+import { readRunOptions } from './options';
 
 const USAGE = 'usage: npm run differential -- [--count N (default 10000)] [--seed N (default 1)] [--out FILE]';
 
-const { count, seed, out } = parseOptionsOrExit(process.argv.slice(2), { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } }, USAGE, (values, UsageError) => ({
-  count: countOption(values, 'count', 10_000, UsageError),
-  seed: countOption(values, 'seed', 1, UsageError),
-  out: typeof values.out === 'string' ? values.out : '',
-}));
+const { count, seed, out } = readRunOptions(process.argv.slice(2), USAGE, { count: 10_000, seed: 1 }, true);
 
 /** Weighted mix of every generator, inline floods and block grammar most. */
 const note = fc.oneof(

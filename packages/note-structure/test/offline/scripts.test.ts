@@ -2,7 +2,7 @@
  * The offline differential runs take their options strictly: `--help` prints the usage and
  * runs nothing (the inline run's default is 500,000 cases), an unknown option or a bad count
  * is a usage error (exit 2), and a small run ends with its `mismatches: 0` line. Each is run
- * as its npm script (package.json) runs it.
+ * as its npm script (the package's package.json) runs it.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -10,15 +10,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const npmScripts: Record<string, string> = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).scripts;
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const npmScripts: Record<string, string> = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')).scripts;
 
 /** The npm script's `node ...` command, run with this Node. */
 function run(script: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const [command, ...nodeArgs] = npmScripts[script].split(' ');
   expect(command).toBe('node');
   const child = spawnSync(process.execPath, [...nodeArgs, ...args], {
-    cwd: repoRoot,
+    cwd: packageRoot,
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -1,6 +1,6 @@
 /**
  * fast-check generators of Markdown notes for the differential tests
- * (test/src/differential.test.ts) and the offline run
+ * (test/differential.test.ts) and the offline run
  * (test/offline/differential.ts): block grammar, inline-heavy notes, inline
  * floods biased toward delimiters, brackets, html and references, deep
  * container nesting, and the chars micromark preprocesses (BOM, NUL, CR,

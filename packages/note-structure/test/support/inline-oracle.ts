@@ -7,9 +7,9 @@
  */
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes } from 'mdast';
-import { headingPlainText, normalizeHeadingText } from '../../../scripts/lib/markdown/oracle';
-import { inlineText, normalizeLabel } from '../../../src/contracts/analysis/inline';
-import { headingTextOf } from '../../../src/contracts/analysis/heading-text';
+import { headingPlainText, normalizeHeadingText } from '../../dev/oracle';
+import { inlineText, normalizeLabel } from '../../src/inline';
+import { headingTextOf } from '../../src/heading-text';
 
 export type Position = 'paragraph' | 'atx' | 'setext';
 

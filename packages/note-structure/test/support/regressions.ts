@@ -1,5 +1,5 @@
 /**
- * Reads test/src/analysis/regressions.md: every example (between a line of 32 backticks and
+ * Reads test/regressions.md: every example (between a line of 32 backticks and
  * ` example`, and a line of 32 backticks) as the note it stands for, named by the heading above
  * it. The file's escapes: `→` is a tab, `⟨U+XXXX⟩` that code unit, `⟨EOF⟩` at the end of the last
  * line no final line ending. A line that ends in a literal space or tab is refused (an editor
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REGRESSIONS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/analysis/regressions.md');
+export const REGRESSIONS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../regressions.md');
 
 const FENCE = '`'.repeat(32);
 const OPENING = `${FENCE} example`;

@@ -3,12 +3,13 @@
  * TextDecoder('utf-16le') when the buffer holds no surrogate, and with
  * String.fromCharCode otherwise (the decoder would turn a lone surrogate into
  * U+FFFD, and without ignoreBOM it would drop a leading U+FEFF). These run
- * inside workerd, whose decoder is the one production uses.
+ * inside workerd (the root's `worker` project), whose decoder is the one the
+ * Worker uses, and analyze notes through the package's entry point.
  */
 import { describe, expect, it } from 'vitest';
-import { fromCodeUnits } from '../../src/contracts/analysis/utf16-units';
-import { analyzeNote } from '../../src/contracts/analysis/analyze';
-import { analyzeWithMdast } from '../../scripts/lib/markdown/oracle';
+import { fromCodeUnits } from '../../src/utf16-units';
+import { analyzeNote } from '../../src';
+import { analyzeWithMdast } from '../../dev/oracle';
 
 const units = (text: string): Uint16Array => Uint16Array.from({ length: text.length }, (_, index) => text.charCodeAt(index));
 
