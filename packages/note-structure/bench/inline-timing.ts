@@ -10,10 +10,10 @@
  *
  *   node --import tsx scripts/inline-timing.ts
  */
-import { headingTextOf } from '../src/contracts/analysis/heading-text';
-import { inlineText, normalizeLabel } from '../src/contracts/analysis/inline';
-import { normalizeNfc } from '../src/contracts/analysis/normalize-nfc';
-import { SHAPES } from './lib/markdown/pathological';
+import { headingTextOf } from '../src/heading-text';
+import { inlineText, normalizeLabel } from '../src/inline';
+import { normalizeNfc } from '../src/normalize-nfc';
+import { PATHOLOGICAL_SHAPES } from '../src/pathological';
 
 /** Best of 5 in process CPU time (user + system, ms): steadier than wall time on a shared machine. */
 function best(run: () => unknown): number {
@@ -48,7 +48,7 @@ function measure(name: string, make: (size: number) => string, work: (text: stri
   rows.push([name, msSmall.toFixed(2), msHalf.toFixed(2), msFull.toFixed(2), mbps.toFixed(0), (msFull / msHalf).toFixed(2)].join(' | '));
 }
 
-for (const shape of SHAPES.filter((each) => each.kind === 'inline')) {
+for (const shape of PATHOLOGICAL_SHAPES.filter((each) => each.kind === 'inline')) {
   const definitions = new Set((shape.labels?.(1_000_000) ?? []).map(normalizeLabel));
   measure(shape.name, shape.build, (text) => headingTextOf(inlineText([text], definitions)));
 }
