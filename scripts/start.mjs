@@ -9,7 +9,9 @@
  * (127.0.0.1:8791, demo/hub-context.mjs) that knows the demo user's workspace and one member, then
  * prints a viewer token, a member token and ready-to-paste curl, MCP Inspector and OAuth client
  * commands. Ctrl-C (SIGINT) or SIGTERM stops wrangler (its whole process group,
- * so no workerd is left behind), the explorer, the authorization server and the canister.
+ * so no workerd is left behind), the explorer, the Hub stand-in, the authorization server and the
+ * canister. With --canister-url the Worker reads from that notes store instead (docs/STORE.md) and
+ * no demo canister starts.
  *
  * The dev secrets reach wrangler through a temporary env file (mode 0600, removed on exit), so
  * wrangler lists them as hidden instead of printing them in its binding table.
@@ -61,9 +63,12 @@ serves a folder of Markdown notes, plus an explorer page, and prints a dev token
 Options:
   --vault <dir>           folder of Markdown notes to serve (default: demo/vault); every *.md file
                           below it, YAML frontmatter included, under its /-separated relative path
+  --canister-url <url>    read notes from this store instead of the demo canister (docs/STORE.md,
+                          e.g. node examples/notes-store.mjs <dir>); it is sent X-Gateway-Auth with
+                          the published dev value, and lists nothing, so notes are opened by path
   --env <name>            wrangler environment ([env.<name>] in wrangler.toml), e.g. --env load
   --port <n>              Worker port (default: ${WORKER_PORT})
-  --canister-port <n>     demo canister port (default: ${DEV_CANISTER_PORT})
+  --canister-port <n>     demo canister port (default: ${DEV_CANISTER_PORT}; not with --canister-url)
   --explorer-port <n>     explorer page port (default: ${DEV_EXPLORER_PORT})
   --auth-port <n>         local OAuth authorization server port (default: ${DEV_AUTH_PORT})
   --hub-port <n>          port of the stand-in for the Hub's hosted-context endpoint (default: ${DEV_HUB_PORT})
@@ -85,6 +90,7 @@ class UsageError extends Error {}
  * @property {string} vaultDir absolute
  * @property {boolean} customVault true when --vault was given
  * @property {string} vaultLabel how the output names the vault: the folder, or demo/vault
+ * @property {boolean} ownStore true when --canister-url names the notes store (no demo canister)
  * @property {string | undefined} env
  * @property {boolean} autoApprove
  * @property {number} workerPort
@@ -95,8 +101,11 @@ class UsageError extends Error {}
  * @property {string} workerUrl
  * @property {string} canisterUrl
  *
+ * @typedef {Pick<import('../demo/canister.mjs').DemoCanister, 'url' | 'listNotes' | 'close'> & { vault?: import('../demo/canister.mjs').DemoCanister['vault'] }} NotesStore
+ *   the demo canister, or the store --canister-url names (which lists nothing)
+ *
  * @typedef {object} Services what runs next to wrangler, with the dev token and the vault's paths
- * @property {import('../demo/canister.mjs').DemoCanister} canister
+ * @property {NotesStore} canister
  * @property {import('../demo/auth-server.mjs').AuthServer} authServer
  * @property {{ url: string, close(): Promise<void> }} explorer
  * @property {{ url: string, contextUrl: string, close(): Promise<void> }} hub the Hub's hosted-context stand-in
@@ -133,7 +142,7 @@ function parsePort(text, flag, fallback) {
 function parseStartArgs(argv) {
   const values = parseCommandLine(
     argv,
-    { strings: ['vault', 'env', 'port', 'canister-port', 'explorer-port', 'auth-port', 'hub-port'], flags: ['auto-approve'] },
+    { strings: ['vault', 'canister-url', 'env', 'port', 'canister-port', 'explorer-port', 'auth-port', 'hub-port'], flags: ['auto-approve'] },
     UsageError,
   );
   if (values.help) return { help: true };
@@ -142,6 +151,10 @@ function parseStartArgs(argv) {
   }
   const vaultDir = values.vault === undefined ? DEMO_VAULT_DIR : path.resolve(values.vault);
   if (values.vault !== undefined && !isFolder(vaultDir)) throw new UsageError(`--vault ${values.vault}: not a folder`);
+  const storeUrl = values['canister-url'] === undefined ? undefined : parseStoreUrl(values['canister-url']);
+  if (storeUrl !== undefined && (values.vault !== undefined || values['canister-port'] !== undefined)) {
+    throw new UsageError('--canister-url replaces the demo canister: leave out --vault and --canister-port');
+  }
   const ports = {
     workerPort: parsePort(values.port, '--port', WORKER_PORT),
     canisterPort: parsePort(values['canister-port'], '--canister-port', DEV_CANISTER_PORT),
@@ -149,20 +162,40 @@ function parseStartArgs(argv) {
     authPort: parsePort(values['auth-port'], '--auth-port', DEV_AUTH_PORT),
     hubPort: parsePort(values['hub-port'], '--hub-port', DEV_HUB_PORT),
   };
-  if (new Set(Object.values(ports)).size !== Object.keys(ports).length) {
+  const listening = storeUrl === undefined ? Object.values(ports) : [ports.workerPort, ports.explorerPort, ports.authPort, ports.hubPort];
+  if (new Set(listening).size !== listening.length) {
     throw new UsageError('--port, --canister-port, --explorer-port, --auth-port and --hub-port must differ');
   }
   return {
     help: false,
     vaultDir,
     customVault: values.vault !== undefined,
-    vaultLabel: values.vault !== undefined ? vaultDir : 'demo/vault',
+    vaultLabel: storeUrl !== undefined ? storeUrl : values.vault !== undefined ? vaultDir : 'demo/vault',
+    ownStore: storeUrl !== undefined,
     env: values.env,
     autoApprove: values['auto-approve'] === true,
     workerUrl: `http://${HOST}:${ports.workerPort}`,
-    canisterUrl: `http://${HOST}:${ports.canisterPort}`,
+    canisterUrl: storeUrl ?? `http://${HOST}:${ports.canisterPort}`,
     ...ports,
   };
+}
+
+/**
+ * The notes store URL as the Worker takes it (CANISTER_URL): http or https, no query or fragment,
+ * trailing `/` removed; throws UsageError.
+ * @param {string} text
+ */
+function parseStoreUrl(text) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '') {
+    throw new UsageError('--canister-url must be an http:// or https:// URL without query or fragment');
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 /** @param {string} dir */
@@ -222,13 +255,14 @@ function shellQuote(text) {
  * @property {string} exampleNote
  * @property {boolean} demoVault
  * @property {string | undefined} env
+ * @property {boolean} ownStore
  */
 
 /**
  * The banner's head: what runs where, and some of the vault's paths.
  * @param {BannerInput} input
  */
-function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, hubUrl, autoApprove, vaultLabel, notePaths, env }) {
+function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, hubUrl, autoApprove, vaultLabel, notePaths, env, ownStore }) {
   const shownPaths = notePaths.slice(0, PATHS_SHOWN).map((notePath) => `  ${notePath}`);
   if (notePaths.length > PATHS_SHOWN) shownPaths.push(`  ... and ${notePaths.length - PATHS_SHOWN} more (all of them in the explorer)`);
   return [
@@ -236,10 +270,14 @@ function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, hubU
     '================ Knowtation Edge (local) ================',
     `Worker:          ${workerUrl}   (wrangler dev, ENVIRONMENT=local${env ? `, --env ${env}` : ''})`,
     `Explorer page:   ${explorerUrl}/   (open it in a browser)`,
-    `Demo canister:   ${canisterUrl}   (user '${DEMO_USER}', vault '${DEMO_VAULT}', ${notePaths.length} notes from ${vaultLabel})`,
+    ownStore
+      ? `Notes store:     ${canisterUrl}   (yours: the Worker reads one path per request from it; it lists nothing)`
+      : `Demo canister:   ${canisterUrl}   (user '${DEMO_USER}', vault '${DEMO_VAULT}', ${notePaths.length} notes from ${vaultLabel})`,
     `OAuth server:    ${authServerUrl}   (signs in '${DEMO_USER}'; ${autoApprove ? 'approves loopback clients automatically' : 'consent page in the browser'})`,
     `Hub stand-in:    ${hubUrl}   (hosted context: '${DEMO_USER}' owns the workspace, '${DEMO_MEMBER}' is a member)`,
-    ...(notePaths.length > 0 ? ['', 'Some note paths:', ...shownPaths] : ['', 'The vault folder has no *.md notes.']),
+    ...(notePaths.length > 0
+      ? ['', 'Some note paths:', ...shownPaths]
+      : ['', ownStore ? `Open a note by its path: ${explorerUrl}/#path=<path>, or put it in the commands below.` : 'The vault folder has no *.md notes.']),
   ];
 }
 
@@ -395,10 +433,16 @@ async function startService({ name, what, flag, port }, start) {
 }
 
 /**
- * The demo canister with the vault; prints what it loaded and skipped.
+ * The demo canister with the vault, printing what it loaded and skipped; or, with --canister-url,
+ * the store it names, which lists nothing.
  * @param {StartOptions} options
+ * @returns {Promise<NotesStore | null>}
  */
-async function startCanister({ vaultDir, vaultLabel, canisterPort }) {
+async function startCanister({ vaultDir, vaultLabel, canisterPort, ownStore, canisterUrl }) {
+  if (ownStore) {
+    process.stdout.write(`Reading notes from your store at ${canisterUrl} (no demo canister).\n`);
+    return { url: canisterUrl, listNotes: () => [], close: async () => {} };
+  }
   process.stdout.write(`Loading notes from ${vaultLabel} ...\n`);
   const canister = await startService({ name: 'demo canister', what: 'demo canister', flag: '--canister-port', port: canisterPort }, () =>
     startDemoCanister({ host: HOST, port: canisterPort, gatewaySecret: DEV_CANISTER_AUTH_SECRET, vaultDir, seedUser: DEMO_USER, seedVault: DEMO_VAULT }),
@@ -440,7 +484,9 @@ async function startServices(options) {
   started.push(hub);
   const token = await mintViewerToken(DEMO_USER, 12 * 3600);
   const memberToken = await mintViewerToken(DEMO_MEMBER, 12 * 3600);
-  const vaultLabel = `${notePaths.length} notes from ${options.customVault ? path.basename(options.vaultDir) : 'demo/vault'}`;
+  const vaultLabel = options.ownStore
+    ? `your notes store (${options.canisterUrl})`
+    : `${notePaths.length} notes from ${options.customVault ? path.basename(options.vaultDir) : 'demo/vault'}`;
   const explorer = await startService({ name: 'explorer page', what: 'explorer page server', flag: '--explorer-port', port: explorerPort }, () =>
     startExplorer({ host: HOST, port: explorerPort, workerUrl, token, listNotes: () => canister.listNotes(), vaultLabel }),
   );
@@ -645,8 +691,9 @@ function bannerInput(options, { canister, explorer, authServer, hub, token, memb
     vaultLabel: options.vaultLabel,
     notePaths: canister.listNotes(),
     exampleNote: exampleNoteOf(notePaths),
-    demoVault: !options.customVault,
+    demoVault: !options.customVault && !options.ownStore,
     env: options.env,
+    ownStore: options.ownStore,
   };
 }
 

@@ -290,9 +290,10 @@ export interface paths {
          *     body was read and the id is one answers may repeat (a safe integer, or a string of
          *     at most 128 characters): results, errors raised while the method ran, and refusals
          *     after the body was parsed (the envelope, the revision gate, the standard headers,
-         *     SDK refusals). Refusals before the body is read (configuration, `Origin`, token,
-         *     rate limit, vault, body size), a body that is not JSON, a batch, and an id that is
-         *     not acceptable answer `"id": null`. The id is never quoted in a message.
+         *     the hosted context, the vault allowlist, the rate limit, SDK refusals). Refusals
+         *     before the body is read (configuration, `Origin`, token, a malformed vault id, body
+         *     size), a body that is not JSON, a batch, and an id that is not acceptable answer
+         *     `"id": null`. The id is never quoted in a message.
          *
          *     Every JSON-RPC error leaving `/mcp` carries a fixed message; no SDK-generated text
          *     reaches a client and SDK `data` is dropped. The HTTP-level refusals above, 405 and

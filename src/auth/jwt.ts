@@ -70,11 +70,19 @@ export interface Principal {
 }
 
 /**
- * The claims that make a token carry its own hosted context. Any one of them present makes the
- * token the whole statement (a missing one takes its default); `role` alone does not count, as
- * the Hub's session token carries the gateway's own role ('member' or 'admin'), not the workspace's.
+ * The claims that make a token carry its own hosted context, with `scope` when it is an object.
+ * Any one of them present makes the token the whole statement (a missing one takes its default);
+ * `role` alone does not count, as the Hub's session token carries the gateway's own role
+ * ('member' or 'admin'), not the workspace's.
  */
-export const HOSTED_CONTEXT_CLAIMS = ['effective_canister_user_id', 'allowed_vault_ids', 'vault_ids', 'hosted_scope', 'scope (an object)'] as const;
+export const HOSTED_CONTEXT_CLAIMS = ['effective_canister_user_id', 'allowed_vault_ids', 'vault_ids', 'hosted_scope'] as const;
+
+/** The hosted-context claims a payload carries (HOSTED_CONTEXT_CLAIMS, and `scope` when it is an object). */
+export function hostedContextClaims(payload: Record<string, unknown>): string[] {
+  const present: string[] = HOSTED_CONTEXT_CLAIMS.filter((name) => payload[name] !== undefined);
+  if (payload.scope !== null && typeof payload.scope === 'object') present.push('scope');
+  return present;
+}
 
 const stringList = z.array(z.string());
 const HostedScopeClaim = z.object({ projects: stringList.optional(), folders: stringList.optional() }).nullable();
@@ -387,18 +395,6 @@ function hostedScope(claims: Claims): Refusable<HostedScope | null> {
   return accept(projects.length > 0 || folders.length > 0 ? { projects, folders } : null);
 }
 
-/** True when any of HOSTED_CONTEXT_CLAIMS is present. */
-function carriesHostedContext(claims: Claims): boolean {
-  const objectScope = claims.scope !== undefined && claims.scope !== null && typeof claims.scope === 'object';
-  return (
-    claims.effective_canister_user_id !== undefined ||
-    claims.allowed_vault_ids !== undefined ||
-    claims.vault_ids !== undefined ||
-    claims.hosted_scope !== undefined ||
-    objectScope
-  );
-}
-
 /**
  * RFC 8725 section 3.11 (explicit typing): a key-set token that is not an RFC 9068 access token is
  * read only when the Worker serves an audience for such tokens (JWT_AUDIENCE) and the token names
@@ -470,7 +466,7 @@ async function principalFrom(
     canisterUserId: canisterUser ? canisterUser : claims.sub,
     allowedVaultIds: allowedVaultIds && Object.freeze([...allowedVaultIds]),
     scope: scope.value && Object.freeze({ projects: Object.freeze([...scope.value.projects]), folders: Object.freeze([...scope.value.folders]) }),
-    context: carriesHostedContext(claims) ? 'token' : 'defaults',
+    context: hostedContextClaims(claims).length > 0 ? 'token' : 'defaults',
   });
   return accept({ principal, window: acceptanceWindow(payload), viaKeySet: verified.value.viaKeySet });
 }

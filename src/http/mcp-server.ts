@@ -116,11 +116,13 @@ class ExchangeServer extends Server {
 }
 
 /**
- * The MCP Apps view's two methods. The page is static: reading it spends only the protocol budget
- * the gate already took, and never calls the canister.
+ * The resource methods, served with the view: its list and its read, and the (empty) template list
+ * every server declaring `resources` answers. The page is static: reading it spends only the
+ * protocol budget the gate already took, and never calls the canister.
  */
 function serveView(server: ExchangeServer, view: NonNullable<Config['mcpAppsView']>): void {
   server.setRequestHandler('resources/list', () => ({ resources: [VIEW_RESOURCE] }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', async ({ params }) => {
     // The requested URI is never quoted back: any other URI is the fixed Invalid params.
     if (params.uri !== VIEW_URI) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params');

@@ -36,6 +36,7 @@ const KNOWN_METHODS = new Set([
   'tools/list',
   'tools/call',
   'resources/list',
+  'resources/templates/list',
   'resources/read',
 ]);
 
@@ -52,16 +53,15 @@ function rpcError(
   return jsonResponse({ jsonrpc: '2.0', error, id }, status, headers);
 }
 
-/** A typed failure as a JSON-RPC error answer, with the challenge or Retry-After it calls for. */
-function readErrorAnswer(error: ReadError, resource: ProtectedResource | null): Response {
+/**
+ * A typed failure as a JSON-RPC error answer, with the challenge or Retry-After it calls for, and
+ * the request's id once the message was read; a spent budget also says when to retry in the
+ * error's data, for clients that read only the body.
+ */
+function readErrorAnswer(error: ReadError, resource: ProtectedResource | null, id: number | string | null = null): Response {
   const mapped = restError(error);
-  return rpcError(mapped.status, -32600, mapped.message, errorHeaders(error, resource));
-}
-
-/** A spent budget: 429 with Retry-After, and the same wait in the error's data for clients that read only the body. */
-function rateLimitedAnswer(error: ReadError, resource: ProtectedResource, id: number | string | null): Response {
-  const retryAfterSeconds = error.kind === 'RateLimited' ? error.retryAfterSeconds : 60;
-  return rpcError(429, -32600, restError(error).message, errorHeaders(error, resource), { retryAfterSeconds }, id);
+  const data = error.kind === 'RateLimited' ? { retryAfterSeconds: error.retryAfterSeconds } : undefined;
+  return rpcError(mapped.status, -32600, mapped.message, errorHeaders(error, resource), data, id);
 }
 
 const refusal = (response: Response, outcome: string, facts: LogFacts = {}): Handled => ({ response, facts: { ...facts, outcome } });
@@ -192,16 +192,12 @@ async function served(exchange: Exchange, era: 'legacy' | 'modern', id: number |
 }
 
 /**
- * A gate refusal as MCP answers it: the surface's own refusals as they are; a spent budget as 429
- * with the request's id; a Hub refusal of a tools/call as the tool error naming it (through the
- * SDK, reading nothing); anything else as a JSON-RPC error with the status and headers REST gives it.
+ * A gate refusal as MCP answers it: the surface's own refusals as they are; a Hub refusal of a
+ * tools/call as the tool error naming it (through the SDK, reading nothing); anything else as a
+ * JSON-RPC error with the status and headers REST gives it, and the request's id once it was read.
  */
 async function refusedAnswer(refused: GateRefusal<McpMessage, Handled>, request: Request, config: Config | null): Promise<Handled> {
   if (refused.step === 'ask' || refused.step === 'screen') return refused.refusal;
-  if (refused.step === 'budget') {
-    const answer = rateLimitedAnswer(refused.error, refused.resource, refused.asked.id);
-    return { response: answer, facts: { ...refused.asked.facts, ...gateRefusalFacts(refused) } };
-  }
   if (refused.step === 'context' && refused.error.kind === 'HostedAccessRefused' && refused.asked.call !== null && config) {
     const { asked } = refused;
     const exchange: Exchange = {
@@ -214,8 +210,12 @@ async function refusedAnswer(refused: GateRefusal<McpMessage, Handled>, request:
     };
     return served(exchange, asked.era, asked.id, { ...asked.facts, ...gateRefusalFacts(refused) });
   }
-  const facts = 'asked' in refused ? { ...refused.asked.facts, ...gateRefusalFacts(refused) } : gateRefusalFacts(refused);
-  return { response: readErrorAnswer(refused.error, refused.resource), facts };
+  if ('asked' in refused) {
+    // The message was read: its answer carries its id (JSON-RPC 2.0 section 5).
+    const { asked } = refused;
+    return { response: readErrorAnswer(refused.error, refused.resource, asked.id), facts: { ...asked.facts, ...gateRefusalFacts(refused) } };
+  }
+  return { response: readErrorAnswer(refused.error, refused.resource), facts: gateRefusalFacts(refused) };
 }
 
 /**

@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONTRACT_NAMES, type ContractName } from '../../src/contracts';
 import { CONTRACTS as REGISTRY, contractNamed } from '../../src/contracts/registry';
-import { CONFIG_REASON_TEXT, CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { CONFIG_REASON_TEXT } from '../../src/config-report';
 import { buildRouter, ROUTES, type RouteSpec } from '../../src/http/router';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

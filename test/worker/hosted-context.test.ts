@@ -178,14 +178,20 @@ describe('what the Hub refuses is refused, before any canister read', () => {
     expect(await canisterRequests(member)).toHaveLength(0);
   });
 
-  it('MCP: any other message is 403 Hosted access refused', async () => {
+  it('MCP: any other message is 403 Hosted access refused, with the request\'s id (JSON-RPC 2.0 section 5)', async () => {
     const { member } = await team();
     const token = await mcpAccess(member);
     for (const era of ['legacy', 'modern'] as const) {
       const res = await mcp('tools/list', {}, token, { era, vault: 'default' });
       expect(res.status).toBe(403);
-      expect((await json(res)).error).toEqual({ code: -32600, message: 'Hosted access refused' });
+      const body = await json(res);
+      expect(body.error).toEqual({ code: -32600, message: 'Hosted access refused' });
+      expect(body.id).toBe(rpcId);
     }
+    await setHubFault(member, { status: 500 });
+    const down = await mcp('tools/list', {}, token, { vault: 'team' });
+    expect(down.status).toBe(503);
+    expect((await json(down)).id).toBe(rpcId);
   });
 
   it('a signed-in stranger asking for the workspace\'s vault is refused on every surface', async () => {

@@ -1,6 +1,6 @@
 /**
  * Timing printout for the linear inline pass (not a test): every pathological shape
- * (scripts/lib/markdown/pathological.ts, inline shapes) at 100 KB and at 1,000,000 characters through
+ * (src/pathological.ts, inline shapes) at 100 KB and at 1,000,000 characters through
  * inlineText + headingTextOf (the heading text as the analysis makes it), plus long combining-mark runs
  * through normalizeNfc.
  * Prints CPU ms (best of 5), MB/s at 1M and the growth per doubling between 500,000 and
@@ -8,7 +8,7 @@
  * calibration (a plain charCodeAt scan of 1M characters, about 1 ms on an idle core) so they
  * can be scaled.
  *
- *   node --import tsx scripts/inline-timing.ts
+ *   npm run inline-timing (node --import tsx bench/inline-timing.ts)
  */
 import { headingTextOf } from '../src/heading-text';
 import { inlineText, normalizeLabel } from '../src/inline';

@@ -1,6 +1,6 @@
 /**
  * What a Node service (the Hub's gateway, for example) computes from a note's Markdown to build the
- * same four payloads as the Worker: note_outline, document_tree and section_source take the first
+ * payloads the Worker builds: note_outline, document_tree and section_source take the first
  * 500 headings (level and text; the ids are the contracts' slugs of them), whether later headings
  * were cut, and, for section_source, whether each heading's section has a body; metadata_facets
  * takes the note's path and frontmatter only, so nothing here. Linear in the note (one analysis, one

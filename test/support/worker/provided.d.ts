@@ -8,7 +8,7 @@ declare module 'vitest' {
     canisterUrl: string;
     /** The canister's X-Gateway-Auth secret for this test run. */
     canisterSecret: string;
-    /** Base URL of the JWK set stand-in: /good, /huge, /hang, /drip, /not-a-set. */
+    /** Base URL of the JWK set stand-in (test/support/node/jwks-server.ts): /good, /huge, /hang, /drip, /not-a-set, /rotating/<id>, /controlled/<id>. */
     jwksUrl: string;
     /** The private JWK (ES256, kid jwks-test) of the key /good publishes, as JSON. */
     jwksPrivateJwk: string;
