@@ -9,9 +9,11 @@ const WORKER_LOG_LINE = /^\{"rid":"[^"]*","/;
 
 // test/ is laid out by what a test is about: src/ (the Worker's modules, in Node), demo/, scripts/,
 // docs/ (docs and openapi.yaml against the code), worker/ (the Worker in workerd), e2e/ (real clients).
-// Three projects, by where the tests run:
+// The note-structure engine (packages/note-structure) keeps its tests in its own test/.
+// Four projects, by what they test and where the tests run:
+// - engine: the note-structure engine against its micromark oracle, in Node (its own vitest.config.ts)
 // - unit:   src/, demo/, scripts/ and docs/, in Node (reads ../shared for corpus parity)
-// - worker: everything that touches the Worker, inside workerd, against the demo canister
+// - worker: everything that touches the Worker, and the engine's test/workerd/, inside workerd
 // - e2e:    real clients (MCP SDK client, headless Chromium) against the Worker served over HTTP
 export default defineConfig({
   test: {
@@ -22,6 +24,7 @@ export default defineConfig({
       return undefined;
     },
     projects: [
+      'packages/note-structure',
       {
         test: { name: 'unit', include: ['test/{src,demo,scripts,docs}/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
@@ -46,7 +49,7 @@ export default defineConfig({
         resolve: { alias: { '@modelcontextprotocol/server/_shims': new URL('./src/http/mcp-sdk-runtime.ts', import.meta.url).pathname } },
         test: {
           name: 'worker',
-          include: ['test/worker/**/*.test.ts'],
+          include: ['test/worker/**/*.test.ts', 'packages/note-structure/test/workerd/**/*.test.ts'],
           testTimeout: 60_000,
           globalSetup: ['test/support/node/global-setup.ts'],
         },

@@ -22,7 +22,7 @@ export const PHASE_ROWS: { phase: string; covers: string }[] = [
   { phase: 'authenticate', covers: 'bearer token, HS256 verify, claims (auth/jwt.ts)' },
   { phase: 'checks', covers: 'vault, budget, ACL, path, scope (gate.ts, read-note.ts)' },
   { phase: 'canister', covers: 'GET, bounded read, JSON parse (vault/canister.ts)' },
-  { phase: 'analysis', covers: 'the linear Markdown analysis (contracts/analysis)' },
+  { phase: 'analysis', covers: 'the linear Markdown analysis (@knowtation/note-structure)' },
   { phase: 'build', covers: 'payload sizing and build (contracts/registry.ts)' },
   { phase: 'serialize', covers: 'JSON.stringify and the body (http/responses.ts)' },
   { phase: 'log', covers: 'the one log line (log.ts)' },

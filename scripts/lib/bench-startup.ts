@@ -247,7 +247,7 @@ export function moduleGroup(input: string): string {
     const name = parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
     return name === 'zod' ? 'zod (other)' : name;
   }
-  if (/(^|\/)src\/contracts\/analysis\//.test(file)) return 'src/contracts/analysis';
+  if (/(^|\/)packages\/note-structure\//.test(file)) return '@knowtation/note-structure';
   if (/(^|\/)src\//.test(file)) return 'other src';
   return 'other';
 }
@@ -314,7 +314,7 @@ function bundlePart(options: StartupOptions, outDir: string, result: StartupResu
     );
     report.legend([
       ['bytes', `raw bytes each group puts in index.js (${outputBytes} bytes, esbuild's metafile bytesInOutput), before gzip`],
-      ['groups', 'zod core, zod classic, each other npm package, src/contracts/analysis, the rest of src'],
+      ['groups', 'zod core, zod classic, each other npm package (the note-structure engine among them), the rest of src'],
     ]);
   } catch (error) {
     report.text(`by module: not read (${error instanceof Error ? error.message : String(error)})`);
