@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeSlug } from '../../../src/contracts';
 import { SHORT_SLUG_UNITS, asciiBytesOf } from '../../../src/contracts/slug';
 
-describe('normalizeSlug (REFERENCE-CONTRACTS 1.2)', () => {
+describe('normalizeSlug (openapi.yaml NoteOutline: heading ids)', () => {
   it('lower-cases and replaces every non [a-z0-9-] code unit with one collapsed dash', () => {
     expect(normalizeSlug('Hello World')).toBe('hello-world');
     expect(normalizeSlug('A_B.C/D')).toBe('a-b-c-d');
