@@ -20,6 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { JWKS_DEADLINE_MS, MAX_JWKS_BYTES } from '../../src/auth/jwks';
 import { HOSTED_CONTEXT_CLAIMS, hostedContextClaims } from '../../src/auth/jwt';
+import { MAX_HOSTED_CONTEXT_BYTES, contextOf } from '../../src/auth/hosted-context';
 import {
   CONNECTOR_CLIENTS,
   connectorRegistration,
@@ -899,7 +900,7 @@ class HubCheck {
       if (seconds > MAX_ACCESS_TOKEN_SECONDS) this.record(R.lifetime, 'fail', `${seconds} s: the Worker has no revocation list, so lifetime bounds a leaked token`);
       else this.record(R.lifetime, 'pass', `${seconds} s`);
     }
-    this.checkHostedContext(claims, path);
+    await this.checkHostedContext(token, claims, path);
     return path;
   }
 
@@ -999,7 +1000,7 @@ class HubCheck {
    * in the token, or for a shared-secret token from the Hub's hosted-context endpoint
    * (HOSTED_CONTEXT_URL). Without either the Worker reads the caller's own partition as a viewer.
    */
-  private checkHostedContext(claims: JWTPayload, path: VerificationPath | undefined): void {
+  private async checkHostedContext(token: string, claims: JWTPayload, path: VerificationPath | undefined): Promise<void> {
     // The Worker's own rule (src/auth/jwt.ts): which claims make a token carry its hosted context.
     const carried = hostedContextClaims(claims);
     if (carried.length) {
@@ -1011,16 +1012,32 @@ class HubCheck {
       return;
     }
     const configured = this.options.worker?.hostedContextUrl;
+    const url = configured ?? `${new URL(this.options.issuer).origin}${HOSTED_CONTEXT_PATH}`;
+    const answer = await this.askHostedContext(url, token, typeof claims.sub === 'string' ? claims.sub : '');
     if (configured) {
-      this.record(R.hostedContext, 'pass', `not in the token; HOSTED_CONTEXT_URL is set (${shown(configured)}), from which the Worker takes it`);
+      if (answer.ok) this.record(R.hostedContext, 'pass', `not in the token; HOSTED_CONTEXT_URL (${shown(configured)}) answers it as the Worker reads it: ${answer.why}`);
+      else this.record(R.hostedContext, 'fail', `not in the token, and HOSTED_CONTEXT_URL (${shown(configured)}) ${answer.why}`);
       return;
     }
-    const suggested = `${new URL(this.options.issuer).origin}${HOSTED_CONTEXT_PATH}`;
     this.record(
       R.hostedContext,
       'warn',
-      `not in the token: set the Worker's HOSTED_CONTEXT_URL to the Hub's GET ${HOSTED_CONTEXT_PATH} (here ${suggested}), else each user reads their own partition as a viewer`,
+      `not in the token: set the Worker's HOSTED_CONTEXT_URL to the Hub's GET ${HOSTED_CONTEXT_PATH} (here ${url}, which ${answer.ok ? `answers it as the Worker reads it: ${answer.why}` : answer.why}), else each user reads their own partition as a viewer`,
     );
+  }
+
+  /**
+   * One GET of a hosted-context endpoint as the Worker makes it (the token, the `default` vault),
+   * its answer judged by the Worker's own validator (src/auth/hosted-context.ts contextOf).
+   */
+  private async askHostedContext(url: string, token: string, sub: string): Promise<{ ok: boolean; why: string }> {
+    const answer = await this.network.request(url, { headers: { authorization: `Bearer ${token}`, 'x-vault-id': 'default', accept: 'application/json' }, maxBytes: MAX_HOSTED_CONTEXT_BYTES });
+    if ('failure' in answer) return { ok: false, why: `could not be asked: ${answer.failure}` };
+    if (answer.status === 403) return { ok: true, why: 'the Hub refuses this user the default vault (403), which the Worker answers 403 Hosted access refused' };
+    if (answer.status !== 200) return { ok: false, why: `answered HTTP ${answer.status} to the Hub's own token (the Worker reads it as ${answer.status === 401 ? '401' : answer.status === 429 || answer.status >= 500 ? '503' : '502'})` };
+    const context = answer.json === undefined ? null : contextOf(new TextEncoder().encode(JSON.stringify(answer.json)), sub, 'default');
+    if (!context) return { ok: false, why: "answered a 200 the Worker refuses (502 Invalid hosted context): not this token's context for the default vault" };
+    return { ok: true, why: `role ${context.role}, ${context.allowedVaultIds.length} vault(s) allowed, ${context.scope ? 'a folder or project scope' : 'no scope'}` };
   }
 
   private async checkRefresh(doc: Record<string, unknown>, flows: Flows | undefined, jwks: JwksResult): Promise<void> {

@@ -21,7 +21,8 @@ import { checkHub, formatReport, registrationCount, requirementOrder, type HubCh
 import { CONNECTOR_CLIENTS } from '../../scripts/lib/connector-clients';
 import { HubNetwork, MAX_BODY_BYTES } from '../../scripts/lib/hub-network';
 import { loopbackSignIn } from '../../scripts/lib/loopback-sign-in';
-import { startHubLikeAuthServer, type HubLikeAuthServer } from '../support/node/hub-like-auth-server';
+import { startHubContext } from '../../demo/hub-context.mjs';
+import { HUB_USER_ID, startHubLikeAuthServer, type HubLikeAuthServer } from '../support/node/hub-like-auth-server';
 import { NONCONFORMANT_CLIENT_ID, startNonconformantAuthServer } from '../support/node/nonconformant-auth-server';
 import { CookieJar, followRedirects } from '../support/node/oauth-user-agent';
 
@@ -245,7 +246,8 @@ describe('check-hub against a stand-in for the Hub\'s provider (HS256 mcp_access
     ['access token aud', 'warn', /^no aud: not bound to http:\/\/127\.0\.0\.1:8787\/mcp; the Worker serves it only with LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE=true/],
     ['access token scope or scopes', 'pass', /^scopes list vault:read$/],
     ['access token lifetime', 'pass', /^3600 s$/],
-    ['hosted context', 'warn', new RegExp(`^not in the token: set the Worker's HOSTED_CONTEXT_URL to the Hub's GET /api/v1/hosted-context \\(here ${hub.origin}/api/v1/hosted-context\\)`)],
+    // The Hub stand-in serves no hosted context at its issuer's origin (the real Hub serves it there, through its gateway).
+    ['hosted context', 'warn', new RegExp(`^not in the token: set the Worker's HOSTED_CONTEXT_URL to the Hub's GET /api/v1/hosted-context \\(here ${hub.origin}/api/v1/hosted-context, which answered HTTP 404`)],
     ['offline_access in scopes_supported', 'warn', /^offline_access is not in scopes_supported, .*this server issued a refresh token without it$/],
     ['a refresh gives', 'pass', /^the refreshed access token is accepted \(with the shared secret\)$/],
     ['refresh token rotation', 'fail', /^the used refresh token right after the refresh answered HTTP 500 server_error: it must be refused with invalid_grant$/],
@@ -268,20 +270,40 @@ describe('check-hub against a stand-in for the Hub\'s provider (HS256 mcp_access
   });
 
   it('with the Worker\'s env file: the legacy setting and HOSTED_CONTEXT_URL as set are what the token is judged with', async () => {
-    const hostedContext = `${hub.origin}/api/v1/hosted-context`;
-    const withLegacy = await runCheckHub([
-      '--issuer', hub.issuer, '--resource', RESOURCE,
-      '--env-file', envFile([`SESSION_SECRET=${HUB_SECRET}`, 'LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE=true', `HOSTED_CONTEXT_URL=${hostedContext}`]),
-    ]);
-    const lines = linesOf(withLegacy.stdout);
-    expect(find(lines, 'access token the Worker accepts')).toEqual({ status: 'pass', why: 'accepted with the shared secret as an mcp_access token; the Worker needs SESSION_SECRET shared with the Hub (given by .dev.vars)' });
-    expect(find(lines, 'hosted context')).toEqual({ status: 'pass', why: `not in the token; HOSTED_CONTEXT_URL is set (${hostedContext}), from which the Worker takes it` });
-    expect(withLegacy.stdout).not.toContain(HUB_SECRET);
-
+    // The Hub's hosted-context endpoint as its bridge answers it (demo/hub-context.mjs), for a workspace the signed-in user owns.
+    const bridge = await startHubContext({ secret: HUB_SECRET, workspaces: [{ owner: HUB_USER_ID, vaults: { [HUB_USER_ID]: ['default', 'team'] } }] });
+    try {
+      const withLegacy = await runCheckHub([
+        '--issuer', hub.issuer, '--resource', RESOURCE,
+        '--env-file', envFile([`SESSION_SECRET=${HUB_SECRET}`, 'LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE=true', `HOSTED_CONTEXT_URL=${bridge.contextUrl}`]),
+      ]);
+      const lines = linesOf(withLegacy.stdout);
+      expect(find(lines, 'access token the Worker accepts')).toEqual({ status: 'pass', why: 'accepted with the shared secret as an mcp_access token; the Worker needs SESSION_SECRET shared with the Hub (given by .dev.vars)' });
+      // The endpoint is asked with the token, and its answer judged by the Worker's own validator.
+      expect(find(lines, 'hosted context')).toEqual({
+        status: 'pass',
+        why: `not in the token; HOSTED_CONTEXT_URL (${bridge.contextUrl}) answers it as the Worker reads it: role viewer, 2 vault(s) allowed, no scope`,
+      });
+      expect(withLegacy.stdout).not.toContain(HUB_SECRET);
+    } finally {
+      await bridge.close();
+    }
     const withoutLegacy = await runCheckHub(['--issuer', hub.issuer, '--resource', RESOURCE, '--env-file', envFile([`SESSION_SECRET=${HUB_SECRET}`, 'LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE=false'])]);
     expect(find(linesOf(withoutLegacy.stdout), 'access token the Worker accepts')).toEqual({
       status: 'fail',
       why: 'the Worker refuses it: bad_audience (aud does not name this resource)',
+    });
+  });
+
+  it('a HOSTED_CONTEXT_URL that does not answer the Hub\'s own token is a fail: the Worker would answer 502', async () => {
+    const wrongUrl = `${hub.origin}/api/v1/hosted-context`;
+    const wrong = await runCheckHub([
+      '--issuer', hub.issuer, '--resource', RESOURCE,
+      '--env-file', envFile([`SESSION_SECRET=${HUB_SECRET}`, 'LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE=true', `HOSTED_CONTEXT_URL=${wrongUrl}`]),
+    ]);
+    expect(find(linesOf(wrong.stdout), 'hosted context')).toEqual({
+      status: 'fail',
+      why: `not in the token, and HOSTED_CONTEXT_URL (${wrongUrl}) answered HTTP 404 to the Hub's own token (the Worker reads it as 502)`,
     });
   });
 
