@@ -22,10 +22,12 @@ export function freePort(): Promise<number> {
 
 /**
  * workerd's report that a client closed its connection before an answer was fully written (a test's
- * browser or SDK client hanging up): the peer's doing, not the Worker's. Only this exact line is
+ * browser or SDK client hanging up): the write fails with a broken pipe, or with a reset when the
+ * peer's socket had unread data. The peer's doing, not the Worker's. Only this exact line is
  * dropped; every other workerd or wrangler error still prints.
  */
-export const CLIENT_HUNG_UP = /kj::getCaughtExceptionAsKj\(\) = kj\/async-io-unix\.c\+\+:\d+: disconnected: ::write\(fd, buffer\.begin\(\), buffer\.size\(\)\): Broken pipe/;
+export const CLIENT_HUNG_UP =
+  /kj::getCaughtExceptionAsKj\(\) = kj\/async-io-unix\.c\+\+:\d+: disconnected: ::write\(fd, buffer\.begin\(\), buffer\.size\(\)\): (?:Broken pipe|Connection reset by peer)/;
 
 let hangUpFilterInstalled = false;
 
