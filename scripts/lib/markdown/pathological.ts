@@ -9,8 +9,8 @@
  * whole note (block shapes). The one list of pathological shapes: used by
  * the differential tests at sizes micromark still finishes (whole notes in
  * test/src/differential.test.ts, the inline pass alone in
- * test/src/analysis/inline.test.ts), by the Worker test at 100 KB, by
- * `npm run bench` at 100 KB and 1M chars, and by scripts/inline-timing.ts.
+ * test/src/analysis/inline.test.ts), by the Worker test at 100 KB, and by
+ * `npm run bench` from 125K to 1M chars.
  */
 
 export type Position = 'atx' | 'setext' | 'paragraph' | 'block';

@@ -1,5 +1,5 @@
 /**
- * The read floor of the bench (scripts/lib/bench-fixed.ts, bench-startup.ts): the least a Worker can
+ * The read floor of the bench (read-cost.ts, note-size.ts, cold-start.ts): the least a Worker can
  * do for a REST read. It makes the canister GET ours makes (src/vault/canister.ts: the same URL shape
  * and headers, for the bench's session user on the default vault), parses the JSON answer, writes
  * one log line and answers a one-field JSON. No token check, no path rule, no analysis: what is left
@@ -7,6 +7,7 @@
  * an HTTP exchange alone, which the bench subtracts from every read. Served to Miniflare as it is,
  * never bundled, never deployed.
  */
+/** lab.ts BENCH_USER, whose token the bench sends to our Worker. */
 const BENCH_USER = 'bench-user';
 
 export default {
