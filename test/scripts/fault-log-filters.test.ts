@@ -3,7 +3,7 @@
 // and the worker project's workerd fault reports (test/support/node/workerd-fault-logs.ts). Anything
 // else, workerd's and wrangler's included, still prints.
 import { describe, expect, it } from 'vitest';
-import { CLIENT_HUNG_UP } from '../support/node/local-worker';
+import { CLIENT_HUNG_UP, HangUpFilter } from '../support/node/local-worker';
 import { WorkerdFaultFilter } from '../support/node/workerd-fault-logs';
 
 const HUNG_UP = (why: string): string =>
@@ -25,6 +25,24 @@ describe('the client hang-up filter (e2e)', () => {
     ]) {
       expect(CLIENT_HUNG_UP.test(line), line).toBe(false);
     }
+  });
+});
+
+describe("wrangler's debug-log note (e2e)", () => {
+  const NOTE = '\u{1FAB5}  Logs were written to "/root/.config/.wrangler/logs/wrangler-2026-12-07_05-53-53_271.log"';
+
+  it('is dropped when every error before it was a dropped hang-up', () => {
+    const filter = new HangUpFilter();
+    expect(filter.keepError([HUNG_UP('Broken pipe')])).toBe(false);
+    expect(filter.keepWarning([NOTE])).toBe(false);
+  });
+
+  it('prints after any other error, and every other warning prints', () => {
+    const filter = new HangUpFilter();
+    expect(filter.keepWarning(['▲ [WARNING] Processing wrangler.toml configuration'])).toBe(true);
+    expect(filter.keepError(['✘ [ERROR] Build failed with 1 error'])).toBe(true);
+    expect(filter.keepError([HUNG_UP('Broken pipe')])).toBe(false);
+    expect(filter.keepWarning([NOTE])).toBe(true);
   });
 });
 
