@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseOptionsOrExit } from './cli-options.mjs';
+import { pathologicalCases } from './lib/markdown/pathological';
 import { coldStart, type ColdStartResult } from './bench/cold-start';
 import { engine } from './bench/engine';
 import { buildWithWrangler, cpuOf, READ_FLOOR, startCanister, startLab, type BenchNote } from './bench/lab';
@@ -35,12 +36,13 @@ const QUESTIONS = ['read-cost', 'note-size', 'cold-start', 'engine'] as const;
 type Question = (typeof QUESTIONS)[number];
 
 const USAGE = [
-  'usage: npm run bench -- [--quick] [--detail] [--only QUESTION ...]',
+  'usage: npm run bench -- [--quick] [--detail] [--only QUESTION ...] [--shape TEXT]',
   '  (= node --expose-gc --import tsx scripts/bench.ts ...; a full run takes about 10 minutes)',
   '  --quick          fewer samples and rows, about 4 minutes (more targets may read NOISY)',
   '  --detail         every question\'s tables after the verdicts',
   `  --only QUESTION  only these questions (repeatable): ${QUESTIONS.join(', ')}`,
-  'A full run writes docs/bench-linear.svg and docs/bench-floors.svg; --quick and --only write them',
+  '  --shape TEXT     note-size and engine rows of the pathological shapes whose name holds TEXT',
+  'A full run writes docs/bench-linear.svg and docs/bench-floors.svg; --quick, --only and --shape write them',
   'under bench-results/. Exit 1 when a target FAILs and the code, not the machine, misses it.',
 ].join('\n');
 
@@ -48,14 +50,18 @@ interface BenchOptions {
   quick: boolean;
   detail: boolean;
   questions: Question[];
+  /** --shape: only the pathological shapes whose name holds it. */
+  shape: string | null;
 }
 
 function readOptions(argv: string[]): BenchOptions {
-  const options = { quick: { type: 'boolean' }, detail: { type: 'boolean' }, only: { type: 'string', multiple: true } } as const;
+  const options = { quick: { type: 'boolean' }, detail: { type: 'boolean' }, only: { type: 'string', multiple: true }, shape: { type: 'string' } } as const;
   return parseOptionsOrExit(argv, options, USAGE, (values, UsageError) => {
     const only = (values.only ?? []) as string[];
     for (const name of only) if (!(QUESTIONS as readonly string[]).includes(name)) throw new UsageError(`--only ${name}: not one of ${QUESTIONS.join(', ')}`);
-    return { quick: values.quick === true, detail: values.detail === true, questions: only.length > 0 ? (only as Question[]) : [...QUESTIONS] };
+    if (values.shape === '') throw new UsageError('--shape needs a text');
+    const shape = typeof values.shape === 'string' ? values.shape : null;
+    return { quick: values.quick === true, detail: values.detail === true, questions: only.length > 0 ? (only as Question[]) : [...QUESTIONS], shape };
   });
 }
 
@@ -102,7 +108,11 @@ async function runQuestions(options: BenchOptions, report: Report): Promise<Resu
   const asked = (question: Question): boolean => options.questions.includes(question);
   const corpus = loadCorpus();
   if (corpus.length === 0) report.text('No corpus at ../shared/corpus: the read and real-note rows are left out.');
-  if (asked('engine')) results.checks.push(...engine({ quick: options.quick, report, progress }));
+  // --quick: every shape once, inline shapes in an ATX heading (their costliest place), block shapes as the note.
+  const cases = pathologicalCases().filter(
+    ({ shape, position }) => (options.shape === null ? !options.quick || position === 'atx' || position === 'block' : shape.name.includes(options.shape)),
+  );
+  if (asked('engine')) results.checks.push(...engine({ cases, report, progress }));
   if (!['read-cost', 'note-size', 'cold-start'].some((question) => asked(question as Question))) return results;
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-'));
   try {
@@ -116,7 +126,7 @@ async function runQuestions(options: BenchOptions, report: Report): Promise<Resu
       results.checks.push(...results.read.checks);
     }
     if (asked('note-size')) {
-      results.size = await noteSize({ ...shared, ourScript, corpus });
+      results.size = await noteSize({ ...shared, ourScript, cases, corpus: options.shape === null ? corpus : [] });
       results.checks.push(...results.size.checks);
     }
     if (asked('cold-start')) {
@@ -135,7 +145,7 @@ async function runQuestions(options: BenchOptions, report: Report): Promise<Resu
 
 /** Writes the pictures of what was measured; the paths written. */
 function writePictures(results: Results, options: BenchOptions, started: Date): string[] {
-  const full = !options.quick && options.questions.length === QUESTIONS.length;
+  const full = !options.quick && options.shape === null && options.questions.length === QUESTIONS.length;
   const dir = path.join(repoRoot, full ? 'docs' : 'bench-results');
   const run = `${started.toISOString().slice(0, 10)}${options.quick ? ', --quick' : ''}`;
   const written: string[] = [];

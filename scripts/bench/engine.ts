@@ -3,7 +3,7 @@
  * Markdown? In-process (Node), through the analysis's one entry point as the request path calls it.
  *
  * Every pathological shape in each position (--quick: inline shapes in an ATX heading, block shapes
- * as the whole note) at 1,000,000 chars, the note's cap. After one unmeasured analysis (the buffers
+ * as the whole note; --shape: those named) at 1,000,000 chars, the note's cap. After one unmeasured analysis (the buffers
  * the analysis keeps between notes then count in the baseline, as in a warm isolate), gc(), then
  * v8.GCProfiler around one analysis: the peak of V8's used heap plus its external memory (the
  * ArrayBuffer storage of the record tables) just before each collection and at the end, minus the
@@ -14,7 +14,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { analyzeNoteColumns, MAX_NOTE_HEADINGS, MAX_NOTE_INPUT_CHARS } from '../../src/contracts/analysis';
-import { pathologicalCases, pathologicalNote } from '../lib/markdown/pathological';
+import { pathologicalNote, type Position, type Shape } from '../lib/markdown/pathological';
 import { figure, type Report } from './report';
 import type { Check, Target } from './targets';
 
@@ -56,10 +56,10 @@ function peakHeapBytes(work: () => unknown, gc: () => void): number {
   return peak - baseline;
 }
 
-export function engine(options: { quick: boolean; report: Report; progress: (line: string) => void }): Check[] {
-  const { quick, report } = options;
+/** The rows: pathological shapes in their positions (bench.ts picks them). */
+export function engine(options: { cases: { shape: Shape; position: Position }[]; report: Report; progress: (line: string) => void }): Check[] {
+  const { cases, report } = options;
   const gc = exposedGc();
-  const cases = pathologicalCases().filter((each) => !quick || each.position === 'atx' || each.position === 'block');
   options.progress(`engine: peak heap of one analysis at 1M chars, ${cases.length} rows`);
   report.section('What the analysis holds in memory at the note cap (in-process, peak heap per char)');
   const rows = cases.map(({ shape, position }) => {

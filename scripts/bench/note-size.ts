@@ -14,7 +14,7 @@
  * request off with the platform's error, not ours); growth per doubling at most 2.3x, fitted on our
  * CPU per read, 2.0 being linear.
  */
-import { pathologicalCases, pathologicalNote, type Position } from '../lib/markdown/pathological';
+import { pathologicalNote, type Position, type Shape } from '../lib/markdown/pathological';
 import { answered, benchToken, cpuOf, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
 import { figure, firstLine, median, spreadOf, type Report, type Spread } from './report';
 import type { Check, Target } from './targets';
@@ -43,8 +43,13 @@ export const SIZE_TARGETS = {
   },
 } as const satisfies Record<string, Target>;
 
+/** A pathological shape in one position: a row of the note-size and engine questions. */
+export type ShapeCase = { shape: Shape; position: Position };
+
 export interface NoteSizeOptions {
   quick: boolean;
+  /** The pathological rows (bench.ts picks them: all, --quick's, or --shape's). */
+  cases: ShapeCase[];
   /** Our Worker's module (index.js of the dry-run build). */
   ourScript: string;
   report: Report;
@@ -89,9 +94,8 @@ export function fittedGrowth(points: ReadonlyArray<readonly [chars: number, ms: 
 
 const POSITION: Record<Position, string> = { atx: 'in an ATX heading', setext: 'in a setext heading', paragraph: 'in a paragraph', block: 'as the note' };
 
-/** The rows' notes at one size each: a name and a body per size. */
-function rowInputs(quick: boolean, corpus: BenchNote[]): { name: string; body: (chars: number) => string }[] {
-  const cases = pathologicalCases().filter((each) => !quick || each.position === 'atx' || each.position === 'block');
+/** The rows' notes: a name and a body of each size. */
+function rowInputs(cases: ShapeCase[], corpus: BenchNote[]): { name: string; body: (chars: number) => string }[] {
   const rows = cases.map(({ shape, position }) => ({ name: `${shape.name} ${POSITION[position]}`, body: (chars: number) => pathologicalNote(shape, position, chars) }));
   if (corpus.length === 0) return rows;
   const joined = corpus.map((note) => note.body).join('\n\n');
@@ -102,7 +106,7 @@ function rowInputs(quick: boolean, corpus: BenchNote[]): { name: string; body: (
 export async function noteSize(options: NoteSizeOptions): Promise<NoteSizeResult> {
   const { report, quick } = options;
   const samples = quick ? 3 : 5;
-  const inputs = rowInputs(quick, options.corpus);
+  const inputs = rowInputs(options.cases, options.corpus);
   report.section('How a read grows with the note: workerd CPU per read at 125K to 1M chars');
   options.progress(`note size: ${inputs.length} rows at ${SIZES.length} sizes, ${samples} samples each`);
   const canister = await startCanister();
