@@ -5,10 +5,10 @@
 // byte sequence: a string of chars up to U+00FF is sent one byte per char), because a test inside
 // workerd can only build such a header from text, which workerd re-encodes with a warning.
 import { describe, expect, inject, it } from 'vitest';
+import { toolCallRequest } from '../../scripts/lib/worker-api';
 import { mintViewerToken } from '../../scripts/token.mjs';
 
 const workerUrl = inject('workerUrl');
-const TOOL = 'get_note_outline';
 const NOTE_PATH = 'projects/Aurora/roadmap.md';
 
 /** Every request the demo canister received for `user` (its control API). */
@@ -23,34 +23,11 @@ async function canisterRequests(user: string): Promise<unknown[]> {
 /** The UTF-8 bytes of `text` as a header value: one char per byte, so each is sent as it is. */
 const utf8Bytes = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
 
-/** A 2026-07-28 tools/call of the note's outline, its standard headers overridden by `headers`. */
+/** The 2026-07-28 tools/call of the note's outline as the scripts send it, its standard headers overridden by `headers`. */
 function toolCall(token: string, headers: Record<string, string>): Promise<Response> {
-  return fetch(`${workerUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': 'tools/call',
-      'Mcp-Name': TOOL,
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 'req-7',
-      method: 'tools/call',
-      params: {
-        name: TOOL,
-        arguments: { path: NOTE_PATH },
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  });
+  const request = toolCallRequest(new URL(workerUrl), token, '2026-07-28', NOTE_PATH);
+  for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
+  return fetch(request);
 }
 
 describe('MCP 2026-07-28 standard headers as raw non-ASCII bytes', () => {
@@ -64,7 +41,7 @@ describe('MCP 2026-07-28 standard headers as raw non-ASCII bytes', () => {
     const answer = await toolCall(token, { [header]: utf8Bytes(value) });
     expect(answer.status).toBe(400);
     // JSON-RPC 2.0 section 5: the id could be read, so the error answer carries it.
-    expect(await answer.json()).toEqual({ jsonrpc: '2.0', error: { code: -32020, message }, id: 'req-7' });
+    expect(await answer.json()).toEqual({ jsonrpc: '2.0', error: { code: -32020, message }, id: 1 });
     expect(await canisterRequests(user)).toHaveLength(0);
   });
 
@@ -74,6 +51,6 @@ describe('MCP 2026-07-28 standard headers as raw non-ASCII bytes', () => {
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as { id: string; result: { isError?: boolean; structuredContent: { path: string } } };
     expect(body.result.isError).toBeUndefined();
-    expect(body).toMatchObject({ id: 'req-7', result: { structuredContent: { path: NOTE_PATH } } });
+    expect(body).toMatchObject({ id: 1, result: { structuredContent: { path: NOTE_PATH } } });
   });
 });
