@@ -23,7 +23,7 @@ import { parseOptionsOrExit } from './cli-options.mjs';
 import { pathologicalCases } from './lib/markdown/pathological';
 import { coldStart, type ColdStartResult } from './bench/cold-start';
 import { engine } from './bench/engine';
-import { buildWithWrangler, cpuOf, READ_FLOOR, startCanister, startLab, type BenchNote } from './bench/lab';
+import { buildWithWrangler, probeMachine, READ_FLOOR, startCanister, startLab, type BenchNote } from './bench/lab';
 import { noteSize, SIZES, SIZE_TARGETS, type NoteSizeResult } from './bench/note-size';
 import { readCost, type ReadCostResult } from './bench/read-cost';
 import { firstLine, median, Report, WIDTH, wrap } from './bench/report';
@@ -78,17 +78,16 @@ function loadCorpus(): BenchNote[] {
   return notes.map((note) => ({ path: note.path, body: note.body, wireFrontmatter: JSON.stringify(note.frontmatter) }));
 }
 
-/** The workerd CPU of a no-op exchange (the read floor's GET /health), median of 200: the machine's speed now. */
-async function probeMachine(): Promise<number> {
+/** The machine's speed now: the read floor's no-op exchange and fixed computation, medians of 50 each. */
+async function measureMachine(): Promise<Machine> {
   const canister = await startCanister();
   const lab = await startLab(canister.url, [{ name: 'floor', scriptPath: READ_FLOOR }]);
   try {
     const base = lab.bases.get('floor') as URL;
-    const noop = async (): Promise<void> => void (await (await fetch(new URL('/health', base))).text());
-    for (let index = 0; index < 20; index++) await noop();
-    const samples: number[] = [];
-    for (let index = 0; index < 200; index++) samples.push(await cpuOf(lab.workerd, noop));
-    return median(samples);
+    for (let index = 0; index < 5; index++) await probeMachine(lab.workerd, base);
+    const probes = [];
+    for (let index = 0; index < 50; index++) probes.push(await probeMachine(lab.workerd, base));
+    return machineOf(median(probes.map((probe) => probe.noop)), median(probes.map((probe) => probe.compute)));
   } finally {
     await lab.dispose();
     canister.close();
@@ -133,8 +132,8 @@ async function runQuestions(options: BenchOptions, report: Report): Promise<Resu
       results.cold = await coldStart({ ...shared, repoRoot, ourScript, buildOutput, metafile });
       results.checks.push(...results.cold.checks);
     }
-    const noopMs = results.read?.noopMs ?? (await probeMachine());
-    results.machine = Number.isFinite(noopMs) ? machineOf(noopMs) : null;
+    results.machine = results.read?.machine ?? results.size?.machine ?? (await measureMachine());
+    if (!Number.isFinite(results.machine.factor)) results.machine = null;
   } catch (error) {
     report.text(`The Worker questions stopped: ${firstLine(error)}`);
   } finally {
@@ -184,7 +183,7 @@ function summary(results: Results, options: BenchOptions, started: Date, picture
   lines.push(`## Verdicts: the targets of docs/PERFORMANCE.md${options.quick ? ' (--quick: fewer samples and rows)' : ''}`, '');
   // A verdict's lines keep their indent when wrapped, and its first line wraps under its label.
   for (const judgement of judgements) {
-    for (const line of verdictLines(judgement, machine)) {
+    for (const line of verdictLines(judgement)) {
       const lead = /^ */.exec(line)?.[0] ?? '';
       lines.push(...wrap(line.slice(lead.length), WIDTH - lead.length, lead === '' ? '       ' : '  ').map((each) => `${lead}${each}`));
     }
@@ -198,10 +197,12 @@ function summary(results: Results, options: BenchOptions, started: Date, picture
     `verdict: ${count('PASS')} PASS, ${count('NOISY')} NOISY, ${count('FAIL', 'machine')} FAIL the machine's, ${codeFails} FAIL the code's, ` +
       `of ${measured} measured targets (NOISY: this run's spread straddles the bound)`,
   );
+  const sizeMachine = results.size?.machine;
+  const probes = (each: Machine): string => `a no-op ${each.noopMs.toFixed(3)} ms, the fixed computation ${each.computeMs.toFixed(2)} ms (${each.factor.toFixed(2)}x the reference)`;
   if (machine) {
     text(
-      `machine: a no-op exchange took ${machine.noopMs.toFixed(3)} ms of workerd CPU in this run, ` +
-        `${machine.factor.toFixed(2)}x the reference machine's (quote it with the figures)`,
+      `machine, workerd CPU of the read floor's probes: ${probes(machine)}` +
+        `${sizeMachine && sizeMachine !== machine ? `; during the note-size rows ${probes(sizeMachine)}` : ''} (quote it with the figures)`,
     );
   }
   const floors = results.read?.floors;

@@ -92,7 +92,7 @@ export function buildWithWrangler(repoRoot: string, outDir: string, extraArgs: s
   return run.output;
 }
 
-/** The read floor: a Worker that makes our canister GET, parses it, logs one line and answers. */
+/** The read floor: a Worker that makes our canister GET, parses it, logs one line and answers; and the machine's speed probes. */
 export const READ_FLOOR = fileURLToPath(new URL('./read-floor-worker.js', import.meta.url));
 
 /** The MCP floor's entry: the official SDK answering one constant tools/call in each era. */
@@ -216,4 +216,10 @@ export async function cpuOf(workerd: number[], exchange: () => Promise<void>): P
   await sleep(1);
   const after = await schedRunMs(workerd);
   return before === null || after === null ? NaN : after - before;
+}
+
+/** The machine's speed probes on a read floor: its no-op exchange and its fixed computation, one sample each. */
+export async function probeMachine(workerd: number[], floor: URL): Promise<{ noop: number; compute: number }> {
+  const get = (target: string) => async (): Promise<void> => void (await (await fetch(new URL(target, floor))).text());
+  return { noop: await cpuOf(workerd, get('/health')), compute: await cpuOf(workerd, get('/compute')) };
 }

@@ -23,8 +23,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { MCP_ERAS, type McpEra } from '../lib/worker-api';
 import { answered, benchToken, buildMcpFloor, cpuOf, mcpCall, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
-import { figure, firstLine, median, quantile, spreadOf, type Report, type Spread } from './report';
-import type { Check, Target } from './targets';
+import { figure, firstLine, median, quantile, spreadOf, type Report } from './report';
+import { machineOf, type Check, type Machine, type Target } from './targets';
 
 export const READ_TARGETS = {
   overFloor: {
@@ -67,16 +67,10 @@ export interface ReadCostOptions {
   corpus: BenchNote[];
 }
 
-/** A figure and its spread over the blocks of samples. */
-export interface BlockFigure {
-  ms: number;
-  spread: Spread;
-}
-
 export interface ReadCostResult {
   checks: Check[];
-  /** The floor's no-op exchange, median workerd CPU ms: this run's machine speed. */
-  noopMs?: number;
+  /** The machine's speed in these passes (the read floor's no-op and fixed computation). */
+  machine?: Machine;
   /** Net of the no-op exchange, for the floors picture: our corpus read and the floor's; MCP ours and the SDK's, per era. */
   floors?: { read: number; readFloor: number; mcp: { era: McpEra; ours: number; sdk: number }[] };
   /** Why it did not run or stopped. */
@@ -104,6 +98,7 @@ function kinds(token: string, readPaths: string[], withSdk: boolean): Kind[] {
   const health = (base: URL): Promise<Response> => fetch(new URL('/health', base));
   const small: Kind[] = [
     { key: 'noop', label: 'read floor GET /health (no-op)', worker: 'floor', statuses: [200], send: health },
+    { key: 'compute', label: 'read floor GET /compute', worker: 'floor', statuses: [200], send: (base) => fetch(new URL('/compute', base)) },
     { key: 'health', label: 'our GET /health', worker: 'ours', statuses: [200], send: health },
     { key: 'missing', label: '404, missing note', worker: 'ours', statuses: [404], send: (base) => restRead(base, 'note_outline', 'bench/missing.md', token) },
     { key: 'small', label: `200 outline, ${SMALL.body.length}-char note`, worker: 'ours', statuses: [200], send: (base) => restRead(base, 'note_outline', SMALL.path, token) },
@@ -190,70 +185,74 @@ export async function readCost(options: ReadCostOptions): Promise<ReadCostResult
   return judged(options, all, samples);
 }
 
+/** A figure of medians, and the same figure in each block of samples (its spread). */
+interface Figure {
+  ms: number;
+  blocks: number[];
+}
+
+const minus = (a: Figure, b: Figure): Figure => ({ ms: a.ms - b.ms, blocks: a.blocks.map((value, at) => value - (b.blocks[at] as number)) });
+const over = (a: Figure, b: Figure): Figure => ({ ms: a.ms / b.ms, blocks: a.blocks.map((value, at) => value / (b.blocks[at] as number)) });
+
 function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, number[]>): ReadCostResult {
   const { report } = options;
   const cpu = (key: string): number[] => samples.get(key) ?? [];
-  const has = (key: string): boolean => cpu(key).length > 0;
-  const blockMedians = (key: string): number[] => blocksOf(cpu(key)).map(median);
-  /** a - b on the medians, its spread over the blocks. */
-  const over = (a: string, b: string): BlockFigure => {
-    const base = blockMedians(b);
-    return { ms: median(cpu(a)) - median(cpu(b)), spread: spreadOf(blockMedians(a).map((value, block) => value - (base[block] as number))) };
-  };
-  /** (a - b) - (c - d): what a costs over b beyond what c costs over d. */
-  const beyond = (a: string, b: string, c: string, d: string): BlockFigure => {
-    const [ab, cd] = [over(a, b), over(c, d)];
-    const blocks = [blockMedians(a), blockMedians(b), blockMedians(c), blockMedians(d)];
-    const [a0, b0, c0, d0] = blocks as [number[], number[], number[], number[]];
-    const perBlock = a0.map((value, at) => value - (b0[at] as number) - ((c0[at] as number) - (d0[at] as number)));
-    return { ms: ab.ms - cd.ms, spread: spreadOf(perBlock) };
-  };
+  const of = (key: string): Figure => ({ ms: median(cpu(key)), blocks: blocksOf(cpu(key)).map(median) });
+  const noop = of('noop');
   report.table(
     [{ header: 'request', text: true }, { header: 'n' }, { header: 'CPU p25' }, { header: 'CPU p50' }, { header: 'CPU p75' }, { header: 'over no-op' }],
     all.map((kind) => {
       const sorted = [...cpu(kind.key)].sort((a, b) => a - b);
-      return [kind.label, String(sorted.length), ...[0.25, 0.5, 0.75].map((q) => quantile(sorted, q).toFixed(3)), (median(sorted) - median(cpu('noop'))).toFixed(3)];
+      return [kind.label, String(sorted.length), ...[0.25, 0.5, 0.75].map((q) => quantile(sorted, q).toFixed(3)), (median(sorted) - noop.ms).toFixed(3)];
     }),
   );
   report.legend([
     ['CPU', 'workerd CPU ms per request (schedstat of every workerd thread, read around each request): its quartiles'],
-    ['no-op', "the read floor's GET /health, which answers at once: an HTTP exchange alone, and the run's machine speed"],
+    ['no-op', "the read floor's GET /health, which answers at once: an HTTP exchange alone"],
+    ['compute', "the read floor's fixed computation (a 1 MB JSON document parsed and read): with the no-op, the machine's speed"],
   ]);
-  const noopMs = median(cpu('noop'));
-  const checks: Check[] = [];
-  const result: ReadCostResult = { checks, noopMs };
-  const readRows = has('read');
+  const measured = (figures: { row: string; figure: Figure }[]): Check['measured'] => ({
+    values: figures.map((each) => each.figure.ms),
+    rows: figures.map((each) => each.row),
+    spreads: figures.map((each) => spreadOf(each.figure.blocks)),
+  });
+  const machine = machineOf(noop.ms, median(cpu('compute')));
+  const result: ReadCostResult = { checks: [], machine };
+  const readRows = cpu('read').length > 0;
   if (readRows) {
-    const read = over('read', 'noop');
-    const floor = over('floor', 'noop');
-    const [r, f, n] = [blockMedians('read'), blockMedians('floor'), blockMedians('noop')] as [number[], number[], number[]];
-    const ratioSpread = spreadOf(r.map((value, at) => (value - (n[at] as number)) / ((f[at] as number) - (n[at] as number))));
-    checks.push({ target: READ_TARGETS.overFloor, measured: { values: [read.ms / floor.ms], rows: ['corpus'], spreads: [ratioSpread] } });
+    const [read, floor] = [minus(of('read'), noop), minus(of('floor'), noop)];
+    result.checks.push({ target: READ_TARGETS.overFloor, measured: measured([{ row: 'corpus', figure: over(read, floor) }]) });
     report.raw('');
     report.text(
       `Reads: the ${options.corpus.length} notes of the shared corpus in turn; ours ${figure(read.ms, 3)} ms and the read floor ` +
         `${figure(floor.ms, 3)} ms of workerd CPU per read, both over the no-op exchange.`,
     );
   } else {
-    checks.push({ target: READ_TARGETS.overFloor, skipped: 'no corpus at ../shared/corpus' });
+    result.checks.push({ target: READ_TARGETS.overFloor, skipped: 'no corpus at ../shared/corpus' });
   }
-  const fixed = over('missing', 'health');
-  checks.push({ target: READ_TARGETS.fixed, measured: { values: [fixed.ms], rows: ['404'], spreads: [fixed.spread] } });
-  if (has('sdk json')) {
-    const rows = MCP_ERAS.flatMap((era) => [
-      { row: `${era}, 10 chars`, figure: beyond(`small ${era}`, 'small', `sdk ${era}`, 'sdk json') },
-      ...(readRows ? [{ row: `${era}, corpus`, figure: beyond(`read ${era}`, 'read', `sdk ${era}`, 'sdk json') }] : []),
-    ]);
-    checks.push({ target: READ_TARGETS.mcp, measured: { values: rows.map((each) => each.figure.ms), rows: rows.map((each) => each.row), spreads: rows.map((each) => each.figure.spread) } });
-    if (readRows) {
-      result.floors = {
-        read: over('read', 'noop').ms,
-        readFloor: over('floor', 'noop').ms,
-        mcp: MCP_ERAS.map((era) => ({ era, ours: over(`read ${era}`, 'read').ms, sdk: over(`sdk ${era}`, 'sdk json').ms })),
-      };
-    }
-  } else {
-    checks.push({ target: READ_TARGETS.mcp, skipped: 'the MCP floor was not built' });
+  result.checks.push({ target: READ_TARGETS.fixed, measured: measured([{ row: '404', figure: minus(of('missing'), of('health')) }]) });
+  if (cpu('sdk json').length === 0) {
+    result.checks.push({ target: READ_TARGETS.mcp, skipped: 'the MCP floor was not built' });
+    return result;
+  }
+  // What our MCP call costs over our REST read of the same note, beyond what the SDK's call costs over a JSON GET.
+  const sdk = (era: McpEra): Figure => minus(of(`sdk ${era}`), of('sdk json'));
+  const mcpOver = (era: McpEra, note: 'small' | 'read'): Figure => minus(of(`${note} ${era}`), of(note));
+  result.checks.push({
+    target: READ_TARGETS.mcp,
+    measured: measured(
+      MCP_ERAS.flatMap((era) => [
+        { row: `${era}, 10 chars`, figure: minus(mcpOver(era, 'small'), sdk(era)) },
+        ...(readRows ? [{ row: `${era}, corpus`, figure: minus(mcpOver(era, 'read'), sdk(era)) }] : []),
+      ]),
+    ),
+  });
+  if (readRows) {
+    result.floors = {
+      read: minus(of('read'), noop).ms,
+      readFloor: minus(of('floor'), noop).ms,
+      mcp: MCP_ERAS.map((era) => ({ era, ours: mcpOver(era, 'read').ms, sdk: sdk(era).ms })),
+    };
   }
   return result;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fittedGrowth, SIZES } from '../../scripts/bench/note-size';
 import { abbreviate, formatTable, spreadOf, SPREAD_IQR_FROM, WIDTH, wrap } from '../../scripts/bench/report';
-import { judge, judgeCheck, machineOf, REFERENCE_NOOP_MS, verdictLines, type Check, type Target } from '../../scripts/bench/targets';
+import { judge, judgeCheck, machineOf, REFERENCE, verdictLines, type Check, type Target } from '../../scripts/bench/targets';
 
 // The bench's growth per doubling (target: at most 2.3x, docs/PERFORMANCE.md) is fitted over four sizes.
 const sizes = [...SIZES];
@@ -122,12 +122,19 @@ describe('the bench verdict rule', () => {
 });
 
 // Whose a FAIL is (targets.ts): a size or a ratio to a floor measured beside it is the code's; a CPU
-// figure is the machine's when, divided by this run's machine factor, every failing row meets the bound.
+// figure is the machine's when, divided by the machine factor, every failing row meets the bound. The
+// factor is the larger of the two speed probes' ratios to the reference machine's.
+const slowBy = (noop: number, compute: number) => machineOf(REFERENCE.noopMs * noop, REFERENCE.computeMs * compute);
 describe('whose a FAIL is', () => {
   const cpu = target(10, 'max', 'cpu');
   const fixed = target(10, 'max', 'fixed');
   const failing = (t: Target, values: number[]): Check => ({ target: t, measured: { values, rows: values.map((_, at) => `row ${at}`) } });
-  const slowMachine = machineOf(REFERENCE_NOOP_MS * 3);
+  const slowMachine = slowBy(3, 1.5);
+
+  it('reads the factor as the larger of the probes\' ratios', () => {
+    expect(slowMachine.factor).toBeCloseTo(3, 10);
+    expect(slowBy(1.2, 2.5).factor).toBeCloseTo(2.5, 10);
+  });
 
   it("is the machine's when the CPU figure meets the bound at the reference speed", () => {
     expect(judgeCheck(failing(cpu, [25]), slowMachine)).toMatchObject({ verdict: 'FAIL', cause: 'machine' });
@@ -138,10 +145,15 @@ describe('whose a FAIL is', () => {
     expect(judgeCheck(failing(cpu, [25, 31]), slowMachine)).toMatchObject({ verdict: 'FAIL', cause: 'code' });
   });
 
-  it("is the code's for a figure that does not scale with the machine, and on a machine no slower than the reference", () => {
+  it("is the code's for a figure that does not scale with the machine, on a machine no slower than the reference, and without a machine", () => {
     expect(judgeCheck(failing(fixed, [11]), slowMachine)).toMatchObject({ verdict: 'FAIL', cause: 'code' });
-    expect(judgeCheck(failing(cpu, [11]), machineOf(REFERENCE_NOOP_MS / 2))).toMatchObject({ verdict: 'FAIL', cause: 'code' });
+    expect(judgeCheck(failing(cpu, [11]), slowBy(0.5, 0.8))).toMatchObject({ verdict: 'FAIL', cause: 'code' });
     expect(judgeCheck(failing(cpu, [11]), null)).toMatchObject({ verdict: 'FAIL', cause: 'code' });
+  });
+
+  it('judges a figure on the machine its question measured, over the run\'s', () => {
+    expect(judgeCheck({ ...failing(cpu, [25]), machine: slowBy(1, 1) }, slowMachine)).toMatchObject({ verdict: 'FAIL', cause: 'code' });
+    expect(judgeCheck({ ...failing(cpu, [25]), machine: slowMachine }, null)).toMatchObject({ verdict: 'FAIL', cause: 'machine' });
   });
 
   it('scales an at-least bound up, not down', () => {
@@ -152,7 +164,7 @@ describe('whose a FAIL is', () => {
 
 describe('a verdict as printed', () => {
   const check = (values: number[], scale: 'cpu' | 'fixed' = 'cpu'): Check => ({ target: target(10, 'max', scale), measured: { values, rows: values.map((_, at) => `row ${at}`) } });
-  const lines = (c: Check, machine = machineOf(REFERENCE_NOOP_MS * 2)) => verdictLines(judgeCheck(c, machine), machine);
+  const lines = (c: Check, machine = slowBy(2, 1)) => verdictLines(judgeCheck(c, machine));
 
   it('says the verdict, the worst row and its margin, then what the target protects', () => {
     expect(lines(check([1, 3.3, 2]))).toEqual(['PASS   at most 10: worst row 1, 3.30 ms (3.03x margin)', '       a test']);
@@ -163,10 +175,10 @@ describe('a verdict as printed', () => {
   it('says whose a FAIL is and why, with the figure at the reference speed for the machine', () => {
     expect(lines(check([12.1, 3]))).toEqual([
       'FAIL   at most 10: worst row 0, 12.10 ms (1.21x over, 1/2 rows)',
-      "       the machine's: this run's no-op exchange took 2.00x the reference machine's CPU; scaled to it, 6.05 ms meets the bound",
+      "       the machine's: its speed probes took 2.00x the reference machine's CPU; scaled to it, 6.05 ms meets the bound",
       '       a test',
     ]);
-    expect(lines(check([25]))[1]).toBe("       the code's: even scaled to the reference machine (this run 2.00x its no-op CPU) it misses the bound");
+    expect(lines(check([25]))[1]).toBe("       the code's: its speed probes took 2.00x the reference machine's CPU; scaled to it, 12.50 ms still misses the bound");
     expect(lines(check([12], 'fixed'))[1]).toMatch(/^ {7}the code's: this figure does not depend on the machine/);
   });
 
