@@ -218,8 +218,25 @@ export async function cpuOf(workerd: number[], exchange: () => Promise<void>): P
   return before === null || after === null ? NaN : after - before;
 }
 
-/** The machine's speed probes on a read floor: its no-op exchange and its fixed computation, one sample each. */
-export async function probeMachine(workerd: number[], floor: URL): Promise<{ noop: number; compute: number }> {
-  const get = (target: string) => async (): Promise<void> => void (await (await fetch(new URL(target, floor))).text());
-  return { noop: await cpuOf(workerd, get('/health')), compute: await cpuOf(workerd, get('/compute')) };
+/**
+ * The machine's speed now: the read floor alone in a workerd of its own, the median workerd CPU ms of
+ * 50 no-op exchanges (GET /health) and of 50 fixed computations (GET /compute), taken in turn.
+ */
+export async function measureMachine(): Promise<{ noopMs: number; computeMs: number }> {
+  const canister = await startCanister();
+  const lab = await startLab(canister.url, [{ name: 'floor', scriptPath: READ_FLOOR }]);
+  try {
+    const floor = lab.bases.get('floor') as URL;
+    const get = (target: string) => async (): Promise<void> => void (await (await fetch(new URL(target, floor))).text());
+    const [noop, compute] = [[] as number[], [] as number[]];
+    for (let index = -5; index < 50; index++) {
+      const [a, b] = [await cpuOf(lab.workerd, get('/health')), await cpuOf(lab.workerd, get('/compute'))];
+      if (index >= 0) [noop.push(a), compute.push(b)];
+    }
+    const middle = (values: number[]): number => [...values].sort((x, y) => x - y)[values.length >> 1] as number;
+    return { noopMs: middle(noop), computeMs: middle(compute) };
+  } finally {
+    await lab.dispose();
+    canister.close();
+  }
 }

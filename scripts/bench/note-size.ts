@@ -15,9 +15,9 @@
  * CPU per read, 2.0 being linear.
  */
 import { pathologicalNote, type Position, type Shape } from '../lib/markdown/pathological';
-import { answered, benchToken, cpuOf, probeMachine, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
+import { answered, benchToken, cpuOf, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
 import { figure, firstLine, median, spreadOf, type Report, type Spread } from './report';
-import { machineOf, type Check, type Machine, type Target } from './targets';
+import type { Check, Target } from './targets';
 
 /** The note sizes, in chars: doublings up to the Worker's cap (MAX_NOTE_INPUT_CHARS). */
 export const SIZES = [125_000, 250_000, 500_000, 1_000_000] as const;
@@ -71,8 +71,6 @@ export interface SizeRow {
 export interface NoteSizeResult {
   checks: Check[];
   rows: SizeRow[];
-  /** The machine's speed while the rows were read (a probe each round), which judges them. */
-  machine?: Machine;
 }
 
 /**
@@ -113,7 +111,6 @@ export async function noteSize(options: NoteSizeOptions): Promise<NoteSizeResult
   options.progress(`note size: ${inputs.length} rows at ${SIZES.length} sizes, ${samples} samples each`);
   const canister = await startCanister();
   const rows: SizeRow[] = [];
-  const probes = { noop: [] as number[], compute: [] as number[] };
   try {
     const lab = await startLab(canister.url, [
       { name: 'ours', scriptPath: options.ourScript },
@@ -134,9 +131,6 @@ export async function noteSize(options: NoteSizeOptions): Promise<NoteSizeResult
         const taken = { ours: SIZES.map((): number[] => []), floor: SIZES.map((): number[] => []) };
         const workers = index === 0 ? (['ours', 'floor'] as const) : (['ours'] as const);
         for (let round = -1; round < samples; round++) {
-          const probe = await probeMachine(lab.workerd, lab.bases.get('floor') as URL);
-          probes.noop.push(probe.noop);
-          probes.compute.push(probe.compute);
           for (const [at, note] of notes.entries()) {
             for (const worker of workers) {
               const cpu = await cpuOf(lab.workerd, () => read(worker, note.path));
@@ -173,15 +167,12 @@ export async function noteSize(options: NoteSizeOptions): Promise<NoteSizeResult
     ['growth', 'per doubling, fitted over the four sizes (2 ** slope of log CPU on log chars; linear 2.0, quadratic 4.0)'],
   ]);
   const atCap = rows.map((row) => row.ours[SIZES.length - 1] as number);
-  const machine = machineOf(median(probes.noop), median(probes.compute));
   return {
     rows,
-    machine,
     checks: [
       {
         target: SIZE_TARGETS.atCap,
         measured: { values: atCap, rows: rows.map((row) => row.name), spreads: rows.map((row) => row.spreadAtCap) },
-        machine,
       },
       { target: SIZE_TARGETS.growth, measured: { values: rows.map((row) => row.growth), rows: rows.map((row) => row.name) } },
     ],

@@ -16,7 +16,6 @@
  * - the fixed cost of a REST read, a 404 for a missing note over our GET /health: at most 1 ms;
  * - what an MCP tools/call costs over the same REST read, beyond what the SDK's own exchange costs
  *   over a JSON GET (the MCP floor): at most 0.3 ms, per era, on a 10-char note and on the corpus.
- * The floor's no-op exchange is also the run's machine speed (targets.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -24,7 +23,7 @@ import path from 'node:path';
 import { MCP_ERAS, type McpEra } from '../lib/worker-api';
 import { answered, benchToken, buildMcpFloor, cpuOf, mcpCall, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
 import { figure, firstLine, median, quantile, spreadOf, type Report } from './report';
-import { machineOf, type Check, type Machine, type Target } from './targets';
+import type { Check, Target } from './targets';
 
 export const READ_TARGETS = {
   overFloor: {
@@ -69,8 +68,7 @@ export interface ReadCostOptions {
 
 export interface ReadCostResult {
   checks: Check[];
-  /** The machine's speed in these passes (the read floor's no-op and fixed computation). */
-  machine?: Machine;
+
   /** Net of the no-op exchange, for the floors picture: our corpus read and the floor's; MCP ours and the SDK's, per era. */
   floors?: { read: number; readFloor: number; mcp: { era: McpEra; ours: number; sdk: number }[] };
   /** Why it did not run or stopped. */
@@ -98,7 +96,6 @@ function kinds(token: string, readPaths: string[], withSdk: boolean): Kind[] {
   const health = (base: URL): Promise<Response> => fetch(new URL('/health', base));
   const small: Kind[] = [
     { key: 'noop', label: 'read floor GET /health (no-op)', worker: 'floor', statuses: [200], send: health },
-    { key: 'compute', label: 'read floor GET /compute', worker: 'floor', statuses: [200], send: (base) => fetch(new URL('/compute', base)) },
     { key: 'health', label: 'our GET /health', worker: 'ours', statuses: [200], send: health },
     { key: 'missing', label: '404, missing note', worker: 'ours', statuses: [404], send: (base) => restRead(base, 'note_outline', 'bench/missing.md', token) },
     { key: 'small', label: `200 outline, ${SMALL.body.length}-char note`, worker: 'ours', statuses: [200], send: (base) => restRead(base, 'note_outline', SMALL.path, token) },
@@ -209,15 +206,13 @@ function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, numb
   report.legend([
     ['CPU', 'workerd CPU ms per request (schedstat of every workerd thread, read around each request): its quartiles'],
     ['no-op', "the read floor's GET /health, which answers at once: an HTTP exchange alone"],
-    ['compute', "the read floor's fixed computation (a 1 MB JSON document parsed and read): with the no-op, the machine's speed"],
   ]);
   const measured = (figures: { row: string; figure: Figure }[]): Check['measured'] => ({
     values: figures.map((each) => each.figure.ms),
     rows: figures.map((each) => each.row),
     spreads: figures.map((each) => spreadOf(each.figure.blocks)),
   });
-  const machine = machineOf(noop.ms, median(cpu('compute')));
-  const result: ReadCostResult = { checks: [], machine };
+  const result: ReadCostResult = { checks: [] };
   const readRows = cpu('read').length > 0;
   if (readRows) {
     const [read, floor] = [minus(of('read'), noop), minus(of('floor'), noop)];

@@ -10,20 +10,22 @@
  * A FAIL is the code's or the machine's:
  * - a figure that is the same on any machine (bundle bytes, heap per char) or a ratio to a floor
  *   measured in the same passes: the code's;
- * - a figure in CPU time scales with the machine. The machine's speed is read beside the figures on
- *   the read floor: the workerd CPU of a no-op exchange (GET /health) and of a fixed computation
- *   (GET /compute: parse a 1 MB JSON document, read every char of it). Each over the same on the
- *   machine the bounds hold on (REFERENCE), the larger ratio is the machine factor. A FAIL whose
- *   every failing row, divided by that factor, meets the bound is the machine's; otherwise the code's.
+ * - a figure in CPU time scales with the machine. The machine's speed is probed before and after the
+ *   Worker questions on the read floor alone in a workerd of its own: the workerd CPU of a no-op
+ *   exchange (GET /health) and of a fixed computation (GET /compute: parse a 1 MB JSON document, read
+ *   every char of it). Each over the same on the machine the bounds hold on (REFERENCE), the largest
+ *   ratio is the machine factor. A FAIL whose every failing row, divided by that factor, meets the
+ *   bound is the machine's; otherwise the code's.
  * The bench exits non-zero only for a FAIL that is the code's.
  */
 import { figure, spreadOf, type Spread } from './report';
 
 /**
- * The read floor's no-op exchange and fixed computation, median workerd CPU ms, on the machine the
- * CPU bounds were set on: the 2-core machine of docs/PERFORMANCE.md when no other work ran.
+ * The read floor's no-op exchange and fixed computation (lab.ts measureMachine), workerd CPU ms, on
+ * the machine the CPU bounds hold on: the 2-core machine of docs/PERFORMANCE.md at a load of 2.6-2.8,
+ * the quietest it was, where nine probes read 0.17-0.23 and 2.2-3.3 ms.
  */
-export const REFERENCE = { noopMs: 0.25, computeMs: 2.5 } as const;
+export const REFERENCE = { noopMs: 0.2, computeMs: 2.8 } as const;
 
 export type Verdict = 'PASS' | 'FAIL' | 'NOISY';
 
@@ -54,11 +56,9 @@ export interface Check {
   target: Target;
   measured?: Measured;
   skipped?: string;
-  /** The machine while it was measured, when its question read it; else the run's. */
-  machine?: Machine;
 }
 
-/** The machine while a figure was measured: the read floor's two probes, and their larger ratio to REFERENCE. */
+/** The machine in a run: the read floor's two probes, and their larger ratio to REFERENCE. */
 export interface Machine {
   noopMs: number;
   computeMs: number;
@@ -103,9 +103,8 @@ function atReferenceSpeed(target: Target, value: number, machine: Machine): numb
 }
 
 /** A check's verdict over its rows (FAIL if a row fails, else NOISY if one is, else PASS), and whose a FAIL is. */
-export function judgeCheck(check: Check, runMachine: Machine | null): Judgement {
+export function judgeCheck(check: Check, machine: Machine | null): Judgement {
   const { target, measured } = check;
-  const machine = check.machine ?? runMachine;
   if (check.skipped !== undefined || measured === undefined || measured.values.length === 0) return { check, verdict: null, worstAt: 0 };
   const { values, spreads } = measured;
   const worstAt = values.reduce((best, value, index) => ((target.kind === 'max' ? value > (values[best] as number) : value < (values[best] as number)) ? index : best), 0);
