@@ -26,7 +26,7 @@ import { engine } from './bench/engine';
 import { buildWithWrangler, measureMachine, type BenchNote } from './bench/lab';
 import { noteSize, SIZES, SIZE_TARGETS, type NoteSizeResult } from './bench/note-size';
 import { readCost, type ReadCostResult } from './bench/read-cost';
-import { firstLine, median, Report, WIDTH, wrap } from './bench/report';
+import { firstLine, Report, WIDTH, wrap } from './bench/report';
 import { floorsChart, linearChart } from './bench/svg';
 import { judgeCheck, machineOf, verdictLines, type Check, type Machine } from './bench/targets';
 
