@@ -20,10 +20,10 @@ export function escapeXml(text: string): string {
 const label = (x: number, y: number, content: string, attributes = ''): string =>
   `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${FONT}${attributes.includes('font-size=') ? '' : ' font-size="12"'} ${attributes}>${escapeXml(content)}</text>`;
 
-/** A round upper end for an axis holding `max`: 1, 2 or 5 times a power of ten. */
+/** A round upper end for an axis holding `max`, which quarters into round ticks: 1, 1.2, 1.6, 2, 4, 6 or 8 times a power of ten. */
 export function niceMax(max: number): number {
   const power = 10 ** Math.floor(Math.log10(Math.max(max, 1e-9)));
-  return ([1, 2, 5, 10].map((step) => step * power).find((candidate) => candidate >= max) as number) ?? 10 * power;
+  return [1, 1.2, 1.6, 2, 4, 6, 8, 10].map((step) => step * power).find((candidate) => candidate >= max * (1 - 1e-12)) as number;
 }
 
 const svgDocument = (width: number, height: number, title: string, body: string[]): string =>
@@ -66,7 +66,7 @@ export function linearChart({ sizes, rows, boundMs, run }: LinearChart): string 
   for (let tick = 0; tick <= 4; tick++) {
     const ms = (yMax * tick) / 4;
     body.push(`<line x1="${plot.left}" x2="${plot.right}" y1="${y(ms).toFixed(1)}" y2="${y(ms).toFixed(1)}" stroke="#e5e5e5"/>`);
-    body.push(label(plot.left - 8, y(ms) + 4, `${ms}`, 'text-anchor="end" fill="#555"'));
+    body.push(label(plot.left - 8, y(ms) + 4, `${Number(ms.toPrecision(3))}`, 'text-anchor="end" fill="#555"'));
     const chars = (maxChars * tick) / 4;
     body.push(label(x(chars), plot.bottom + 18, chars === 0 ? '0' : `${chars / 1000}K`, 'text-anchor="middle" fill="#555"'));
   }

@@ -28,8 +28,8 @@ describe('the bench pictures', () => {
     expect(escapeXml('declaration openers `<!A` & "quotes" >')).toBe('declaration openers `&lt;!A` &amp; &quot;quotes&quot; &gt;');
   });
 
-  it('rounds an axis up to 1, 2 or 5 times a power of ten', () => {
-    expect([niceMax(0.7), niceMax(1), niceMax(1.1), niceMax(3), niceMax(60), niceMax(110)]).toEqual([1, 1, 2, 5, 100, 200]);
+  it('rounds an axis up to an end whose quarters are round', () => {
+    expect([niceMax(0.7), niceMax(1), niceMax(1.1), niceMax(3), niceMax(60), niceMax(110), niceMax(130)]).toEqual([0.8, 1, 1.2, 4, 60, 120, 160]);
   });
 
   it('draws CPU against size: a line per row, the read floor, the real notes and the slowest row, and the bound', () => {
