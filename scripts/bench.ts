@@ -37,8 +37,9 @@ type Question = (typeof QUESTIONS)[number];
 
 const USAGE = [
   'usage: npm run bench -- [--quick] [--detail] [--only QUESTION ...] [--shape TEXT]',
-  '  (= node --expose-gc --import tsx scripts/bench.ts ...; a full run takes about 10 minutes)',
-  '  --quick          fewer samples and rows, about 4 minutes (more targets may read NOISY)',
+  '  (= node --expose-gc --import tsx scripts/bench.ts ...; a full run takes 3 minutes on a quiet',
+  '  2-core machine, 8 on a busy one)',
+  '  --quick          fewer samples and rows: 1 minute quiet, 2.5 busy (more targets may read NOISY)',
   '  --detail         every question\'s tables after the verdicts',
   `  --only QUESTION  only these questions (repeatable): ${QUESTIONS.join(', ')}`,
   '  --shape TEXT     note-size and engine rows of the pathological shapes whose name holds TEXT',
