@@ -9,15 +9,17 @@ const WORKER_LOG_LINE = /^\{"rid":"[^"]*","/;
 
 // test/ is laid out by what a test is about: src/ (the Worker's modules, in Node), demo/, scripts/,
 // docs/ (docs and openapi.yaml against the code), worker/ (the Worker in workerd), e2e/ (real clients).
-// Three projects, by where the tests run:
+// The note-structure engine (packages/note-structure) keeps its tests in its own test/.
+// Four projects, by what they test and where the tests run:
+// - engine: the note-structure engine against its micromark oracle, in Node (its own vitest.config.ts)
 // - unit:   src/, demo/, scripts/ and docs/, in Node (reads ../shared for corpus parity)
-// - worker: everything that touches the Worker, inside workerd, against the demo canister
+// - worker: everything that touches the Worker, and the engine's test/workerd/, inside workerd
 // - e2e:    real clients (MCP SDK client, headless Chromium) against the Worker served over HTTP
 export default defineConfig({
   test: {
-    // unit and worker files run three at a time, the e2e files after them one at a time (fileParallelism
-    // below). On two cores this halves a run: many files wait on a spawned script, a server or workerd,
-    // and the others use that time.
+    // engine, unit and worker files run three at a time, the e2e files after them one at a time
+    // (fileParallelism below). On two cores this halves a run: many files wait on a spawned script, a
+    // server or workerd, and the others use that time.
     maxWorkers: 3,
     // The last lines of a run say how many tests ran in each project (test/support/node/project-counts-reporter.ts).
     reporters: ['default', './test/support/node/project-counts-reporter.ts'],
@@ -26,6 +28,7 @@ export default defineConfig({
       return undefined;
     },
     projects: [
+      'packages/note-structure',
       {
         test: { name: 'unit', include: ['test/{src,demo,scripts,docs}/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
@@ -50,7 +53,7 @@ export default defineConfig({
         resolve: { alias: { '@modelcontextprotocol/server/_shims': new URL('./src/http/mcp-sdk-runtime.ts', import.meta.url).pathname } },
         test: {
           name: 'worker',
-          include: ['test/worker/**/*.test.ts'],
+          include: ['test/worker/**/*.test.ts', 'packages/note-structure/test/workerd/**/*.test.ts'],
           testTimeout: 60_000,
           globalSetup: ['test/support/node/global-setup.ts'],
         },

@@ -17,8 +17,10 @@
  *
  * Guards: binds a loopback address; a Host header other than its own `127.0.0.1:<port>` or
  * `localhost:<port>` is answered 421 before oidc-provider sees the request (DNS rebinding, the
- * same rule as demo/explorer/server.mjs); redirect URIs follow demo/lib/oauth-clients.mjs (https,
- * loopback http, private-use schemes; never a fragment); registration is bounded in size and count;
+ * same rule as demo/explorer/server.mjs); redirect URIs follow demo/lib/oauth-clients.mjs (an
+ * allowlist: https, loopback http, reverse-domain private-use schemes and Cursor's; never a
+ * fragment); registration is open to web pages on loopback origins only and is bounded in size,
+ * in count and in count per origin;
  * PKCE S256 is required of every client; automatic approval (tests, `npm start -- --auto-approve`)
  * applies to loopback redirect URIs only; the consent page escapes every dynamic value and carries
  * a strict CSP; the Approve/Deny POSTs are refused from another origin.

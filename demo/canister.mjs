@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Demo canister: a local stand-in for the Knowtation canister's note read API
- * (REFERENCE-CONTRACTS section 7), used by `npm start` and by the integration tests.
+ * (the store contract, docs/STORE.md), used by `npm start` and by the integration tests.
  *
  * Contract kept here:
  *  - `GET /api/v1/notes/<remainder>` answers `{"path","frontmatter","body"}` (frontmatter is JSON

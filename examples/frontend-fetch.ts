@@ -7,6 +7,13 @@
  *
  * In a page, the token is the Hub session's, and the page's origin must be in the Worker's
  * CORS_ORIGINS (under `npm start`, any http://127.0.0.1:<port> or http://localhost:<port> page is).
+ * `npm run example:frontend` runs it from a terminal (run-frontend-fetch.ts).
+ *
+ * What a real page keeps: the Hub session's token, where the Hub keeps it (in memory, or the Hub's
+ * own session); not in localStorage, where any script on the origin can read it, and never in a
+ * URL. It has no refresh token: on a 401 the page sends the user back to the Hub's sign-in, on a
+ * 429 it waits `retryAfterSeconds`. Answers hold the user's headings: log the status and code of a
+ * failure (KnowtationApiError), never a token or a body.
  */
 import type { components, paths } from './generated/openapi';
 

@@ -7,6 +7,11 @@
  *
  * base-url: the argument, else KNOWTATION_URL, else http://127.0.0.1:8787 (`npm start`).
  * Deployed, the token is a Hub session token and base-url the Worker's https origin.
+ *
+ * What a real app keeps: the token only, where it keeps the Hub session (a server's session store,
+ * a script's secret store or environment; never a file in a repository). It has no refresh token:
+ * on a 401 the app gets a new token from the Hub. The token goes in the Authorization header only,
+ * never in a URL (URLs are logged), and is never logged or printed, not even on an error.
  */
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { components } from './generated/openapi';

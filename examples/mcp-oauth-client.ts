@@ -9,6 +9,17 @@
  * It prints an authorization URL: open it in a browser and approve. The authorization server
  * sends the browser back to a one-shot listener on 127.0.0.1, and the client connects.
  * Everything (registration, PKCE verifier, tokens) lives in memory and ends with the process.
+ *
+ * What a real app keeps instead, and where (the provider's save and read methods are the seams):
+ *  - the registration (clientInformation: the client_id from dynamic registration), once per
+ *    install, with the app's own settings, and reused, not registered again on every start;
+ *    its redirect URI then stays the same too (a fixed loopback port or path);
+ *  - the tokens (saveTokens): the refresh token is the user's long-lived credential. Keep it
+ *    in the OS keychain or an encrypted store (a server: its session store), never in a plain
+ *    file, localStorage or a URL; save every new pair the SDK hands over, since a refresh may
+ *    replace the refresh token. The access token is short-lived and may stay in memory;
+ *  - the PKCE verifier and discovery state for one sign-in only, dropped once it completes.
+ * Never log a token, the authorization code, the verifier or the callback's query.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';

@@ -1,14 +1,14 @@
 /**
  * `npm run bench`: the performance targets of docs/PERFORMANCE.md, each judged PASS, FAIL or NOISY
  * with what it protects and, for a FAIL, whether it is the code's or the machine's (targets.ts). It
- * answers four questions, one file each under scripts/bench/, and measures the Worker only through
- * HTTP into the bundle `wrangler deploy` would upload:
+ * answers three questions, one file each under scripts/bench/, and measures the Worker only through
+ * HTTP into the bundle `wrangler deploy` would upload (the engine alone has its own bench, in
+ * process: `npm run bench:engine`, packages/note-structure/bench/engine.ts):
  *
  * - read-cost.ts:  what a warm read costs, against the read floor and the MCP floor;
  * - note-size.ts:  whether a read's CPU grows linearly with the note for every pathological shape,
  *                  and stays clear of the platform's CPU limit at the cap;
- * - cold-start.ts: what a fresh isolate costs (startup CPU, bundle, first request against the floors);
- * - engine.ts:     the analysis's peak heap at the cap, in-process through its entry point.
+ * - cold-start.ts: what a fresh isolate costs (startup CPU, bundle, first request against the floors).
  *
  * It prints the verdicts (with --detail every question's tables after them), writes two SVGs
  * (svg.ts), and exits 1 only when a FAIL is the code's.
@@ -19,10 +19,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pathologicalCases } from '@knowtation/note-structure';
 import { parseOptionsOrExit } from './cli-options.mjs';
-import { pathologicalCases } from './lib/markdown/pathological';
 import { coldStart, type ColdStartResult } from './bench/cold-start';
-import { engine } from './bench/engine';
 import { buildWithWrangler, measureMachine, type BenchNote } from './bench/lab';
 import { noteSize, SIZES, SIZE_TARGETS, type NoteSizeResult } from './bench/note-size';
 import { readCost, type ReadCostResult } from './bench/read-cost';
@@ -32,7 +31,7 @@ import { judgeCheck, machineOf, verdictLines, type Check, type Machine } from '.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const QUESTIONS = ['read-cost', 'note-size', 'cold-start', 'engine'] as const;
+const QUESTIONS = ['read-cost', 'note-size', 'cold-start'] as const;
 type Question = (typeof QUESTIONS)[number];
 
 const USAGE = [
@@ -42,7 +41,7 @@ const USAGE = [
   '  --quick          fewer samples and rows: 1 minute quiet, 2.5 busy (more targets may read NOISY)',
   '  --detail         every question\'s tables after the verdicts',
   `  --only QUESTION  only these questions (repeatable): ${QUESTIONS.join(', ')}`,
-  '  --shape TEXT     note-size and engine rows of the pathological shapes whose name holds TEXT',
+  '  --shape TEXT     note-size rows of the pathological shapes whose name holds TEXT',
   'A full run writes docs/bench-linear.svg and docs/bench-floors.svg; --quick, --only and --shape write them',
   'under bench-results/. Exit 1 when a target FAILs and the code, not the machine, misses it.',
 ].join('\n');
@@ -98,8 +97,6 @@ async function runQuestions(options: BenchOptions, report: Report): Promise<Resu
   const cases = pathologicalCases().filter(
     ({ shape, position }) => (options.shape === null ? !options.quick || position === 'atx' || position === 'block' : shape.name.includes(options.shape)),
   );
-  if (asked('engine')) results.checks.push(...engine({ cases, report, progress }));
-  if (!['read-cost', 'note-size', 'cold-start'].some((question) => asked(question as Question))) return results;
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-'));
   try {
     progress('building the Worker as wrangler deploy would upload it (--dry-run)');

@@ -13,8 +13,14 @@
  * named by its line number. It says which files it read, names each failing variable and why,
  * from a fixed vocabulary with the bounds the schema sets, and never prints a value.
  *
- * With `--deploy` it checks a deployment (what `npm run deploy` runs first): a local-only
- * environment (ENVIRONMENT=local, such as `--env load`) is then refused.
+ * With `--deploy` it judges what a deployment will have instead (what `npm run deploy` runs
+ * first): the `[vars]` of wrangler.toml, the secrets already stored on Cloudflare (their names, from
+ * `wrangler secret list`; when wrangler cannot be asked it says why and judges as if none were
+ * stored) and the secrets this deploy uploads (`--secrets-from F`). A deployment never reads an
+ * env file, so the env files only tell which fix to name: each missing value gets the one command
+ * or `[vars]` line that supplies it, and a value an env file holds that the deployment would lack
+ * is named as left behind. A local-only environment (ENVIRONMENT=local, such as `--env load`) is
+ * refused.
  *
  * Exit 0: valid. 1: invalid (each problem listed). 2: usage error or unreadable file.
  *
@@ -22,35 +28,42 @@
  *   npm run check-config -- --env-file ./secrets.env
  *   npm run check-config -- --env staging --env-file ./staging.env
  *   npm run check-config -- --deploy
+ *   npm run check-config -- --deploy --secrets-from .dev.vars
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  CONFIG_VARIABLES,
-  RATE_LIMIT_BINDINGS,
-  SECRET_VARIABLES,
-  checkVariables,
-  describeConfigProblem,
-  isLocalEnvironment,
-} from '../src/config.ts';
+import { CONFIG_VARIABLES, RATE_LIMIT_BINDINGS, SECRET_VARIABLES, checkVariables, isLocalEnvironment } from '../src/config.ts';
+import { CONFIG_WARNING_TEXT, configWarnings, describeConfigProblem } from '../src/config-report.ts';
 import { parseOptionsOrExit } from './cli-options.mjs';
+import { parseEnvFile, secretsToUpload } from './lib/env-file.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WRANGLER_BIN = path.join(REPO_ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+/** How long `wrangler secret list` may take (it asks the Cloudflare API once). */
+const SECRET_LIST_TIMEOUT_MS = 60_000;
+/** Stands in for a stored secret's value, which cannot be read back: long enough for every secret's bound. */
+const STORED_PLACEHOLDER = 'stored-on-cloudflare-value-not-readable';
 /** @type {readonly string[]} */
 const SECRET_NAMES = SECRET_VARIABLES;
 /** The names the Worker reads from vars and secrets (the bindings are not variables). */
 const WORKER_VARIABLES = CONFIG_VARIABLES.filter((name) => !(/** @type {readonly string[]} */ (RATE_LIMIT_BINDINGS)).includes(name));
-const USAGE = `Usage: npm run check-config -- [--config wrangler.toml] [--env <name>] [--env-file <file>]... [--deploy]
-  --config    wrangler configuration file (default: wrangler.toml in the repository)
-  --env       a wrangler environment ([env.<name>]); default: the top level
-  --env-file  secrets and overrides, KEY=VALUE lines; may be repeated, later files win
-              (default: what wrangler dev reads next to the config: .dev.vars.<env> or .dev.vars,
-              else .env, .env.local, .env.<env>, .env.<env>.local)
-  --deploy    check a deployment (npm run deploy runs this first): a local-only environment
-              (ENVIRONMENT=local, such as --env load) is refused
+const USAGE = `Usage: npm run check-config -- [--config wrangler.toml] [--env <name>] [--env-file <file>]... [--deploy [--secrets-from <file>]]
+  --config        wrangler configuration file (default: wrangler.toml in the repository)
+  --env           a wrangler environment ([env.<name>]); default: the top level
+  --env-file      secrets and overrides, KEY=VALUE lines; may be repeated, later files win
+                  (default: what wrangler dev reads next to the config: .dev.vars.<env> or .dev.vars,
+                  else .env, .env.local, .env.<env>, .env.<env>.local)
+  --deploy        judge what a deployment will have: [vars] of the config, the secrets stored on
+                  Cloudflare (wrangler secret list, when logged in) and the ones --secrets-from
+                  uploads; the env files only say which fix to name. A local-only environment
+                  (ENVIRONMENT=local, such as --env load) is refused
+  --secrets-from  with --deploy: the secrets this file holds are uploaded by npm run deploy with
+                  the same option, so they count as set
 Validates with the Worker's own schema, says which files it read, names each failing variable
-and why, and each env-file line that is not read as written, by number. Never prints a value.
+and why (with --deploy, also the command that fixes it), and each env-file line that is not read
+as written, by number. Never prints a value.
 npm start does not read these files: it runs wrangler dev with its own temporary env file.
 Exit 0 when valid, 1 when invalid (or local-only with --deploy), 2 on a usage error.`;
 
@@ -78,10 +91,16 @@ function shown(file) {
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
-/** @type {{ config?: string, env?: string, 'env-file'?: string[], deploy?: boolean }} */
+/** @type {{ config?: string, env?: string, 'env-file'?: string[], deploy?: boolean, 'secrets-from'?: string }} */
 const options = parseOptionsOrExit(
   process.argv.slice(2),
-  { config: { type: 'string' }, env: { type: 'string' }, 'env-file': { type: 'string', multiple: true }, deploy: { type: 'boolean' } },
+  {
+    config: { type: 'string' },
+    env: { type: 'string' },
+    'env-file': { type: 'string', multiple: true },
+    deploy: { type: 'boolean' },
+    'secrets-from': { type: 'string' },
+  },
   USAGE,
   (values) => /** @type {any} */ (values),
 );
@@ -92,7 +111,7 @@ const configDir = path.dirname(configPath);
 
 // Wrangler's own reader: the same inheritance rules (vars and bindings per environment) as deploy and dev.
 const { unstable_readConfig } = await import('wrangler');
-/** @type {{ vars: Record<string, unknown>, ratelimits: Array<{ name: string, simple?: { limit?: unknown, period?: unknown } }> }} */
+/** @type {{ name?: string, vars: Record<string, unknown>, ratelimits: Array<{ name: string, simple?: { limit?: unknown, period?: unknown } }> }} */
 let wrangler;
 try {
   wrangler = /** @type {any} */ (unstable_readConfig({ config: configPath, env: options.env }));
@@ -100,9 +119,14 @@ try {
   usageError(`could not read ${shown(configPath)}${options.env ? ` for --env ${options.env}` : ''}`);
 }
 
+const forDeploy = options.deploy === true;
+if (options['secrets-from'] !== undefined && !forDeploy) usageError('--secrets-from is for --deploy: it names the file whose secrets npm run deploy uploads');
 const envFiles = selectEnvFiles(options['env-file'], options.env);
+const secretsFile = options['secrets-from'] === undefined ? undefined : path.resolve(options['secrets-from']);
 
-/** @type {Record<string, string>} */
+/** @type {Map<string, ReturnType<typeof parseEnvFile>>} each env file read, by absolute path */
+const parsedFiles = new Map();
+/** @type {Record<string, string>} the env files' values, later files winning */
 const fileVars = {};
 /** @type {string[]} */
 const lineProblems = [];
@@ -110,24 +134,37 @@ const lineProblems = [];
 const lineWarnings = [];
 /** @type {string[]} */
 const readLines = [];
+// For wrangler dev the env files are the configuration; for a deployment they are only where the
+// fixes can point (a deployment never reads them), so their unreadable lines are warnings there.
 for (const file of envFiles.files) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    usageError(`could not read the env file ${shown(file)}`);
-  }
-  const parsed = parseDotenv(/** @type {string} */ (text));
+  const parsed = readEnvFile(file);
   const name = shown(file);
-  for (const line of parsed.malformed) lineProblems.push(`${name} line ${line.line}: ${line.why}`);
+  for (const line of parsed.malformed) (forDeploy ? lineWarnings : lineProblems).push(`${name} line ${line.line}: ${line.why}`);
   for (const line of parsed.warnings) lineWarnings.push(`${name} line ${line.line}: ${line.why}`);
   Object.assign(fileVars, parsed.values);
-  readLines.push(`${name}: ${namesSummary(Object.keys(parsed.values))}`);
+  readLines.push(`${name}: ${namesSummary(Object.keys(parsed.values))}${forDeploy ? ' (a deployment does not read this file; named here for the fixes)' : ''}`);
 }
 
-/** @type {Record<string, unknown>} */
-const merged = { ...stringVars(wrangler.vars), ...fileVars };
-const problems = checkVariables(merged);
+/** @type {Record<string, string>} */
+const tomlVars = stringVars(wrangler.vars);
+/** The deployment's sources: the secrets stored on Cloudflare and the ones this deploy uploads. */
+const stored = forDeploy ? storedSecretNames() : { names: [], why: '' };
+/** @type {Record<string, string>} */
+const uploaded = {};
+if (secretsFile !== undefined) {
+  const parsed = readEnvFile(secretsFile);
+  for (const line of parsed.malformed) lineProblems.push(`${shown(secretsFile)} line ${line.line}: ${line.why}`);
+  Object.assign(uploaded, secretsToUpload(parsed.values, SECRET_NAMES));
+  for (const [name, value] of Object.entries(parsed.values)) if (!Object.hasOwn(fileVars, name)) fileVars[name] = value;
+}
+/** Stored secrets whose value cannot be read back (stored and not replaced by this deploy): judged present, not by value. */
+const storedUnread = (stored.names ?? []).filter((name) => !Object.hasOwn(uploaded, name));
+
+/** @type {Record<string, unknown>} what the Worker will read: wrangler dev's (vars + env files), or the deployment's */
+const merged = forDeploy
+  ? { ...tomlVars, ...Object.fromEntries(storedUnread.map((name) => [name, STORED_PLACEHOLDER])), ...uploaded }
+  : { ...tomlVars, ...fileVars };
+const problems = checkVariables(merged).filter((problem) => !storedUnread.includes(problem.variable));
 
 /** @param {{ simple?: { limit?: number, period?: number } }} limiter */
 const isValidLimiter = (limiter) =>
@@ -146,24 +183,18 @@ const limiters = RATE_LIMIT_BINDINGS.map((name) => {
 const warnings = SECRET_NAMES.filter((name) => Object.hasOwn(wrangler.vars, name)).map(
   (name) => `${name} is a secret but is set in [vars] (stored in plain text); use \`wrangler secret put ${name}\``,
 );
+// What the Worker accepts but would not do as a Hub's operator expects (src/config-report.ts configWarnings).
+for (const warning of configWarnings(merged)) warnings.push(`${warning.variable} ${CONFIG_WARNING_TEXT[warning.reason]}`);
 
 const section = options.env ? `[env.${options.env}]` : 'top level';
-const forDeploy = options.deploy === true;
+const varsTable = options.env ? `[env.${options.env}.vars]` : '[vars]';
 // ENVIRONMENT=local admits loopback origins and may run without rate limits: it is for wrangler dev
 // and load runs (the load environment), and a deployment of it is refused.
-const localOnly = isLocalEnvironment(stringVars(wrangler.vars)) || isLocalEnvironment(merged);
+const localOnly = isLocalEnvironment(tomlVars) || isLocalEnvironment(merged);
 /** @type {string[]} */
 const deployProblems = [];
 const localOnlyText = `${options.env ? `the ${options.env} environment` : 'this configuration'} is local-only (ENVIRONMENT=local: loopback origins, rate limits may be lifted)`;
 if (localOnly && forDeploy) deployProblems.push(`${localOnlyText}; it is for wrangler dev and load runs and is never deployed`);
-/** Vars the env file alone sets: a deployment reads vars from [vars] of wrangler.toml, not from this file. */
-const fileOnlyVars = Object.keys(fileVars).filter(
-  (name) =>
-    WORKER_VARIABLES.includes(/** @type {any} */ (name)) &&
-    !SECRET_NAMES.includes(name) &&
-    fileVars[name].trim() !== '' &&
-    !Object.hasOwn(wrangler.vars ?? {}, name),
-);
 const limiterText = limiters
   .map(({ name, limiter, valid }) =>
     !limiter ? `no ${name} binding` : valid ? `${name} ${limiter.simple?.limit} per ${limiter.simple?.period} s` : `${name} with an invalid limit or period`,
@@ -172,7 +203,19 @@ const limiterText = limiters
 const command = forDeploy ? `\`wrangler deploy --env=${options.env ?? '""'}\` would deploy` : `\`wrangler dev\`${options.env ? ` --env ${options.env}` : ''} would run`;
 const out = [`check-config: what ${command}, read from`];
 out.push(`  ${shown(configPath)} (${section}): [vars] ${namesSummary(Object.keys(wrangler.vars ?? {}))}; ${limiterText}`);
-if (envFiles.files.length === 0) {
+if (forDeploy) {
+  out.push(
+    stored.names === null
+      ? `  secrets stored on Cloudflare: not known, ${stored.why}; judged as if none were stored`
+      : `  secrets stored on Cloudflare: ${namesSummary(stored.names)}${stored.why ? ` (${stored.why})` : ''}; a stored value cannot be read back, so only its presence is judged`,
+  );
+  out.push(
+    secretsFile === undefined
+      ? '  secrets this deploy uploads: none (`npm run deploy -- --secrets-from <file>` uploads the secrets a file holds)'
+      : `  secrets this deploy uploads, from ${shown(secretsFile)}: ${namesSummary(Object.keys(uploaded))}`,
+  );
+}
+if (envFiles.files.length === 0 && !forDeploy) {
   out.push(`  no env file: ${envFiles.looked.map((file) => path.basename(file)).join(', ')} not found next to ${shown(configPath)}, so every secret is unset`);
 } else {
   for (const line of readLines) out.push(`  ${line}`);
@@ -181,10 +224,12 @@ for (const warning of warnings) out.push(`  warning: ${warning}`);
 for (const warning of lineWarnings) out.push(`  warning: ${warning}`);
 for (const problem of lineProblems) out.push(`  ${problem}`);
 if (localOnly && !forDeploy) out.push(`  note: ${localOnlyText}: never deploy it (npm run deploy refuses it)`);
-if (forDeploy && fileOnlyVars.length > 0) {
-  out.push(`  note: ${fileOnlyVars.join(', ')} set only in the env file: a deployment reads them from [vars] of ${shown(configPath)} (or \`wrangler secret put\`)`);
-}
 for (const problem of deployProblems) out.push(`  not deployable: ${problem}`);
+/** Values an env file holds that the deployed Worker would not have, and that no problem below already names. */
+const leftBehind = forDeploy ? leftBehindNames() : [];
+for (const name of leftBehind) {
+  out.push(`  left behind: ${name} is set in ${whereSet(name)} but the deployed Worker would not have it`, `      fix: ${fixFor(name)}`);
+}
 const width = Math.max(0, ...problems.map((problem) => problem.variable.length));
 if (problems.length === 0 && lineProblems.length === 0 && deployProblems.length === 0) {
   const [reads, protocol] = limiters.map(({ limiter }) => limiter);
@@ -192,23 +237,155 @@ if (problems.length === 0 && lineProblems.length === 0 && deployProblems.length 
     reads && protocol
       ? ` (per user: ${reads.simple?.limit} reads per ${reads.simple?.period} s, ${protocol.simple?.limit} protocol messages per ${protocol.simple?.period} s)`
       : ' (a rate limit unbound: local only)';
-  out.push(`  valid: the Worker accepts this configuration${limitsText}.`);
+  out.push(`  valid: the ${forDeploy ? 'deployed ' : ''}Worker accepts this configuration${limitsText}.`);
 } else {
   for (const problem of problems) {
     out.push(`  ${problem.variable.padEnd(width)}  ${problem.reason}: ${describeConfigProblem(problem)}`);
+    const fix = forDeploy ? problemFix(problem) : undefined;
+    if (fix !== undefined) out.push(`      fix: ${fix}`);
   }
   const total = problems.length + lineProblems.length + deployProblems.length;
   const consequences = [];
-  if (deployProblems.length > 0) consequences.push('npm run deploy refuses to deploy it');
-  if (problems.length > 0) consequences.push('the Worker would answer 503 SERVICE_UNAVAILABLE on every route but /health');
+  if (forDeploy) consequences.push('npm run deploy refuses to deploy it');
+  if (problems.length > 0) consequences.push(`the ${forDeploy ? 'deployed ' : ''}Worker would answer 503 SERVICE_UNAVAILABLE on every route but /health`);
   if (lineProblems.length > 0) {
-    consequences.push(`${lineProblems.length} env-file line${lineProblems.length === 1 ? ' is' : 's are'} not read as written (wrangler dev drops or changes ${lineProblems.length === 1 ? 'it' : 'them'})`);
+    consequences.push(`${lineProblems.length} env-file line${lineProblems.length === 1 ? ' is' : 's are'} not read as written (wrangler ${forDeploy ? '' : 'dev '}drops or changes ${lineProblems.length === 1 ? 'it' : 'them'})`);
   }
   out.push(`${total} problem${total === 1 ? '' : 's'}: ${consequences.join('; ')}.`);
   if (!forDeploy) out.push(...NPM_START_NOTE);
 }
 process.stdout.write(`${out.join('\n')}\n`);
 process.exit(problems.length === 0 && lineProblems.length === 0 && deployProblems.length === 0 ? 0 : 1);
+
+/**
+ * An env file's values and its unreadable lines; exits 2 when it cannot be read.
+ * @param {string} file
+ */
+function readEnvFile(file) {
+  const kept = parsedFiles.get(file);
+  if (kept) return kept;
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    usageError(`could not read the env file ${shown(file)}`);
+  }
+  const parsed = parseEnvFile(/** @type {string} */ (text), WORKER_VARIABLES);
+  parsedFiles.set(file, parsed);
+  return parsed;
+}
+
+/**
+ * The names of the secrets the deployed Worker already has, from `wrangler secret list` (names
+ * only; a stored value cannot be read back). A Worker not deployed yet has none. When wrangler
+ * cannot be asked (not logged in, no answer), `names` is null and `why` says so: the check then
+ * judges as if none were stored, so it can only fail where a deployment might, never pass where
+ * one would not.
+ * @returns {{ names: string[] | null, why: string }}
+ */
+function storedSecretNames() {
+  const listed = spawnSync(
+    process.execPath,
+    [WRANGLER_BIN, 'secret', 'list', '--format', 'json', '--config', configPath, `--env=${options.env ?? ''}`],
+    {
+      cwd: configDir,
+      encoding: 'utf8',
+      // No stdin: wrangler never opens a login page from here, it says it is not logged in.
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: SECRET_LIST_TIMEOUT_MS,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+    },
+  );
+  const output = `${listed.stdout ?? ''}\n${listed.stderr ?? ''}`.replace(/\u001b\[[0-9;]*m/g, '');
+  if (listed.status === 0) {
+    try {
+      const list = JSON.parse(listed.stdout);
+      if (Array.isArray(list)) return { names: list.map((entry) => entry?.name).filter((name) => typeof name === 'string'), why: '' };
+    } catch {
+      // Not the JSON list wrangler prints: said below.
+    }
+    return { names: null, why: '`wrangler secret list` printed something other than a list of names' };
+  }
+  if (/If this is a new Worker/.test(output)) return { names: [], why: `no Worker named ${wrangler.name} is deployed yet` };
+  if (/CLOUDFLARE_API_TOKEN|not authenticated|wrangler login/i.test(output)) {
+    return { names: null, why: 'wrangler is not logged in (`npx wrangler login`, or CLOUDFLARE_API_TOKEN in the environment, lets it ask)' };
+  }
+  if (listed.error) return { names: null, why: `\`wrangler secret list\` did not answer within ${SECRET_LIST_TIMEOUT_MS / 1000} s` };
+  const firstError = output.split('\n').find((line) => /\[ERROR\]/.test(line))?.replace(/^.*\[ERROR\]\s*/, '').slice(0, 200);
+  return { names: null, why: `\`wrangler secret list\` failed${firstError ? `: ${firstError}` : ` (exit ${listed.status})`}` };
+}
+
+/**
+ * Which env file (or files) hold a value for `name`, as the user would type them.
+ * @param {string} name
+ */
+function whereSet(name) {
+  const files = [...envFiles.files, ...(secretsFile === undefined ? [] : [secretsFile])];
+  const holding = files.filter((file, index) => files.indexOf(file) === index && Object.hasOwn(readEnvFile(file).values, name));
+  return holding.map(shown).join(' and ') || 'the env file';
+}
+
+/** @param {string} name */
+function isSetInFiles(name) {
+  return Object.hasOwn(fileVars, name) && fileVars[name].trim() !== '';
+}
+
+/** @param {string} name */
+function isDeployed(name) {
+  return (Object.hasOwn(merged, name) && String(merged[name]).trim() !== '') || storedUnread.includes(name);
+}
+
+/**
+ * The one command (or [vars] line) that gives the deployed Worker `name`: a var goes in [vars] of
+ * wrangler.toml; a secret an env file holds is uploaded with `npm run deploy -- --secrets-from`,
+ * any other secret is stored with `wrangler secret put`.
+ * @param {string} name
+ */
+function fixFor(name) {
+  const envFlag = options.env ? ` --env ${options.env}` : '';
+  if (!SECRET_NAMES.includes(name)) {
+    return `add \`${name} = "..."\` to ${varsTable} of ${shown(configPath)}${isSetInFiles(name) ? ` (the value ${whereSet(name)} holds)` : ''}`;
+  }
+  if (isSetInFiles(name)) {
+    const source = secretsFile ?? envFiles.files.findLast((file) => Object.hasOwn(readEnvFile(file).values, name)) ?? '.dev.vars';
+    return `npm run deploy -- ${options.env ? `--env ${options.env} ` : ''}--secrets-from ${shown(source)}`;
+  }
+  return `npx wrangler secret put ${name}${envFlag}`;
+}
+
+/**
+ * The fix of one problem of the deployed configuration: where its value must be set, or where the
+ * wrong value comes from. None for a rate-limit binding (its reason says the wrangler.toml block).
+ * @param {{ variable: string, reason: string }} problem
+ */
+function problemFix(problem) {
+  const { variable, reason } = problem;
+  if ((/** @type {readonly string[]} */ (RATE_LIMIT_BINDINGS)).includes(variable)) return undefined;
+  if (reason === 'no_verification_key') {
+    const held = ['SESSION_SECRET', 'HUB_JWT_SECRET', 'JWT_JWKS_URL'].find(isSetInFiles);
+    return fixFor(held ?? 'SESSION_SECRET');
+  }
+  if (reason === 'missing') return fixFor(variable);
+  if (Object.hasOwn(uploaded, variable)) return `correct ${variable} in ${shown(/** @type {string} */ (secretsFile))} (this deploy uploads it)`;
+  if (Object.hasOwn(tomlVars, variable)) return `correct ${variable} in ${varsTable} of ${shown(configPath)}`;
+  return undefined;
+}
+
+/**
+ * Worker variables an env file sets that the deployed Worker would not have, apart from the ones a
+ * problem already names (a missing required value, or the verification key).
+ */
+function leftBehindNames() {
+  const named = new Set(problems.map((problem) => problem.variable));
+  const keyProblem = problems.some((problem) => problem.reason === 'no_verification_key');
+  return WORKER_VARIABLES.filter(
+    (name) =>
+      isSetInFiles(name) &&
+      !isDeployed(name) &&
+      !named.has(name) &&
+      !(keyProblem && ['HUB_JWT_SECRET', 'JWT_JWKS_URL'].includes(name)),
+  );
+}
 
 /**
  * The env files wrangler dev reads for this configuration (src/dev/dev-vars.ts in wrangler 4):
@@ -240,137 +417,6 @@ function namesSummary(names) {
   const parts = known.length > 0 ? [known.join(', ')] : [];
   if (others > 0) parts.push(`${others} other name${others === 1 ? '' : 's'} the Worker does not read`);
   return parts.join(' and ');
-}
-
-/**
- * dotenv's parse (the version wrangler bundles), plus what it silently does with lines it cannot
- * read: every line it skips that is not blank or a `#` comment, and every value whose quotes it
- * could not pair, is reported by line number. Values are returned for the check, never printed.
- * @param {string} source
- * @returns {{ values: Record<string, string>, malformed: Array<{ line: number, why: string }>, warnings: Array<{ line: number, why: string }> }}
- */
-function parseDotenv(source) {
-  const LINE =
-    /(?:^|^)\s*(?:export\s+)?([\w.-]+)(?:\s*=\s*?|:\s+?)(\s*'(?:\\'|[^'])*'|\s*"(?:\\"|[^"])*"|\s*`(?:\\`|[^`])*`|[^#\r\n]+)?\s*(?:#.*)?(?:$|$)/gm;
-  const text = source.replace(/\r\n?/g, '\n');
-  const lineStarts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
-  /** @param {number} offset 1-based line of a character offset */
-  const lineOf = (offset) => {
-    let low = 0;
-    let high = lineStarts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (lineStarts[mid] <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low + 1;
-  };
-  /** @type {Record<string, string>} */
-  const values = {};
-  /** @type {Array<{ line: number, why: string }>} */
-  const malformed = [];
-  /** @type {Array<{ line: number, why: string }>} */
-  const warnings = [];
-  const covered = new Set();
-  /** @type {Map<string, number>} */
-  const firstLine = new Map();
-  let match;
-  while ((match = LINE.exec(text)) !== null) {
-    const [whole, key, rawValue = ''] = match;
-    const start = match.index + (whole.length - whole.trimStart().length);
-    const keyLine = lineOf(start);
-    // The value's own lines: a quoted value may run on; trailing blank and comment lines the
-    // pattern swallows are harmless and also counted as read.
-    const valueStart = match.index + whole.indexOf(rawValue, whole.indexOf(key) + key.length);
-    const valueEndLine = lineOf(valueStart + Math.max(0, rawValue.length - 1));
-    for (let line = keyLine; line <= lineOf(match.index + Math.max(0, whole.length - 1)); line++) covered.add(line);
-
-    let value = rawValue.trim();
-    const quote = value[0];
-    const unquoted = value.replace(/^(['"`])([\s\S]*)\1$/gm, '$2');
-    const paired = unquoted !== value;
-    value = unquoted;
-    if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\r/g, '\r');
-    values[key] = value;
-
-    const known = WORKER_VARIABLES.includes(/** @type {any} */ (key));
-    const who = known ? `${key}'s value` : 'the value';
-    if ((quote === '"' || quote === "'" || quote === '`') && !paired) {
-      const rest = rawValue.trim().slice(1);
-      malformed.push({
-        line: keyLine,
-        why: rest.includes(quote)
-          ? `${who} has text after its closing ${quote}, so wrangler dev keeps both quotes as part of the value`
-          : `${who} opens a ${quote} quote that is never closed, so wrangler dev keeps the quote as part of the value`,
-      });
-    } else if (paired && valueEndLine > keyLine) {
-      malformed.push({
-        line: keyLine,
-        why: `${who} is a quoted value that runs on to line ${valueEndLine} (a missing closing quote?); no Worker variable spans lines`,
-      });
-    }
-    if (known && firstLine.has(key)) {
-      warnings.push({ line: keyLine, why: `${key} is set again (line ${firstLine.get(key)} is overridden)` });
-    } else if (!known) {
-      const guess = closestVariable(key);
-      warnings.push({
-        line: keyLine,
-        why: `a name the Worker does not read${guess ? `; did you mean ${guess}?` : ''}`,
-      });
-    }
-    if (!firstLine.has(key)) firstLine.set(key, keyLine);
-  }
-  const lines = text.split('\n');
-  lines.forEach((content, index) => {
-    const line = index + 1;
-    const trimmed = content.trim();
-    if (covered.has(line) || trimmed === '' || trimmed.startsWith('#')) return;
-    malformed.push({
-      line,
-      why: content.includes('=')
-        ? 'the text before "=" is not a variable name (letters, digits, _ . - only), so wrangler dev ignores this line'
-        : 'no "=" (a KEY=VALUE line), so wrangler dev ignores this line',
-    });
-  });
-  malformed.sort((a, b) => a.line - b.line);
-  return { values, malformed, warnings };
-}
-
-/**
- * The Worker variable a mistyped name most likely meant (case, or at most two edits), else null.
- * Only a known name is ever printed, never the file's own text.
- * @param {string} name
- */
-function closestVariable(name) {
-  if (name.length > 64) return null;
-  const upper = name.toUpperCase();
-  let best = null;
-  let bestDistance = 3;
-  for (const candidate of WORKER_VARIABLES) {
-    const distance = candidate === upper ? 0 : editDistance(upper, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/**
- * @param {string} a
- * @param {string} b
- */
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 /**

@@ -24,9 +24,15 @@ export const DEV_EXPLORER_PORT = 8789;
 /** Port of the local OAuth authorization server started by `npm start` (demo/auth-server.mjs). */
 export const DEV_AUTH_PORT = 8790;
 
+/** Port of the stand-in for the Hub's hosted-context endpoint started by `npm start` (demo/hub-context.mjs). */
+export const DEV_HUB_PORT = 8791;
+
 /** Canister partition the demo vault is loaded into, and the default token subject. */
 export const DEMO_USER = 'demo';
 export const DEMO_VAULT = 'default';
+
+/** A member of the demo user's workspace, as the local Hub stand-in knows them: a viewer with a folder scope. */
+export const DEMO_MEMBER = 'demo-member';
 
 const DEV_SECRETS = new Set([DEV_SESSION_SECRET, DEV_CANISTER_AUTH_SECRET]);
 

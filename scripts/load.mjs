@@ -6,7 +6,8 @@
  * (default 1, 16, 64) it runs closed-loop clients for a fixed duration (default 20 s), mixing each
  * contract's REST route and MCP tools/call of its tool over every note of demo/vault/, and prints
  * requests/s, p50/p95/p99 latency, the error count and the peak resident memory of the workerd
- * processes (VmRSS from /proc, sampled every 250 ms). It stops by itself and exits 1 when any
+ * processes of the Worker it loads (VmRSS from /proc, sampled every 250 ms): those of the
+ * `wrangler dev` whose workerd listens on the --base port, never another stack's. It stops by itself and exits 1 when any
  * request failed (a non-200 answer, an MCP tool error, a network error or a per-request timeout),
  * 2 on a usage error. Only loopback targets are accepted; the token is never printed.
  *
@@ -33,7 +34,7 @@ import { mintViewerToken } from './token.mjs';
 import { errorMessage, parseCommandLine } from './lib/cli.mjs';
 import { healthStatus, parseJson } from './lib/http.mjs';
 import { CONTRACTS, MCP_ACCEPT, jsonRpcBody, restTarget, toolCallParams } from './lib/worker-api.ts';
-import { isWranglerDev, rssKiB, sleep, workerdPids } from './lib/process.mjs';
+import { rssKiB, sleep, workerdPids, wranglerDevServing } from './lib/process.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VAULT_DIR = path.join(REPO_ROOT, 'demo', 'vault');
@@ -92,11 +93,19 @@ function parseLoadArgs(argv) {
 
 // ---------------------------------------------------------------- memory sampling
 
-/** PIDs of the running workerd processes of `wrangler dev` (not those of a concurrent vitest run); empty without /proc. */
-const wranglerWorkerdPids = () => workerdPids(isWranglerDev);
+/**
+ * The workerd processes of one `wrangler dev` (its pid, from wranglerDevServing); empty when it is
+ * not known (no /proc, or the Worker is not a local wrangler dev).
+ * @param {number | null} wrangler
+ */
+const workerdOf = (wrangler) => (wrangler === null ? Promise.resolve([]) : workerdPids((pid) => pid === wrangler));
 
-/** Samples workerd RSS until stopped; peak of the summed RSS and of the largest single process. */
-function startRssSampler() {
+/**
+ * Samples the RSS of one wrangler dev's workerd until stopped; peak of the summed RSS and of the
+ * largest single process.
+ * @param {number | null} wrangler
+ */
+function startRssSampler(wrangler) {
   let peakTotalKiB = 0;
   let peakProcessKiB = 0;
   let samples = 0;
@@ -104,7 +113,7 @@ function startRssSampler() {
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
-      const pids = await wranglerWorkerdPids();
+      const pids = await workerdOf(wrangler);
       const values = (await Promise.all(pids.map(rssKiB))).filter((v) => v !== null);
       if (values.length > 0) {
         samples += 1;
@@ -379,16 +388,17 @@ function printLevel(result, rss) {
 }
 
 /**
- * Runs each level with the RSS sampler, printing its row as it ends.
+ * Runs each level with the RSS sampler of the Worker's wrangler dev, printing its row as it ends.
  * @param {Operation[]} operations
  * @param {LoadOptions} options
+ * @param {number | null} wrangler
  */
-async function runLevels(operations, { levels, durationMs }) {
+async function runLevels(operations, { levels, durationMs }, wrangler) {
   let errors = 0;
   let peakKiB = 0;
   let rateLimited = 0;
   for (const concurrency of levels) {
-    const sampler = startRssSampler();
+    const sampler = startRssSampler(wrangler);
     process.stderr.write(`load: concurrency ${concurrency}: running for ${durationMs / 1000} s ...\n`);
     const result = await runLevel(operations, concurrency, durationMs, (elapsedMs, requests, errorCount) => {
       process.stderr.write(`load: concurrency ${concurrency}: ${Math.round(elapsedMs / 1000)} s of ${durationMs / 1000} s, ${requests} requests, ${errorCount} errors\n`);
@@ -478,18 +488,24 @@ async function main() {
   const notePaths = await notePathsOrExitCode(options.notesDir);
   if (typeof notePaths === 'number') return notePaths;
   const operations = buildOperations(options.base, token, options.vault, notePaths);
-  const workerdCount = (await wranglerWorkerdPids()).length;
+  const port = Number(new URL(options.base).port || 80);
+  const wrangler = await wranglerDevServing(port);
+  const workerdCount = (await workerdOf(wrangler)).length;
+  const workerdText =
+    wrangler === null
+      ? `workerd: none found listening on port ${port} (no /proc, or not a local wrangler dev), so no memory column`
+      : `workerd processes of the wrangler dev on port ${port} (pid ${wrangler}): ${workerdCount}`;
   const seconds = options.durationMs / 1000;
   process.stdout.write(
     `Knowtation Edge load run against ${options.base}: ${notePaths.length} notes x ${CONTRACTS.length} contracts x (REST + MCP) = ${operations.length} distinct requests\n` +
-      `levels ${options.levels.join(', ')} x ${seconds} s; workerd processes seen: ${workerdCount}; Node ${process.version}\n\n`,
+      `levels ${options.levels.join(', ')} x ${seconds} s; ${workerdText}; Node ${process.version}\n\n`,
   );
   const totalSeconds = (options.levels.length * options.durationMs) / 1000;
   process.stderr.write(`load: warm-up pass of ${operations.length} requests, then ${options.levels.length} levels x ${seconds} s (about ${Math.ceil(totalSeconds)} s) ...\n`);
   const warmupErrors = await warmUp(operations);
   const header = 'concurrency  requests   req/s    p50 ms   p95 ms   p99 ms   max ms  errors  peak workerd RSS (sum / largest)';
   process.stdout.write(`${header}\n${'-'.repeat(header.length)}\n`);
-  const levels = await runLevels(operations, options);
+  const levels = await runLevels(operations, options, wrangler);
   printSummary(warmupErrors, levels);
   return warmupErrors + levels.errors === 0 ? 0 : 1;
 }

@@ -5,9 +5,13 @@
  * given with --vault) plus `wrangler dev` for the Worker (127.0.0.1:8787) wired to it with the
  * published dev secrets, plus the explorer page (127.0.0.1:8789, demo/explorer/) and the local
  * OAuth authorization server (127.0.0.1:8790, demo/auth-server.mjs) whose tokens the Worker
- * verifies through its JWK set, then prints a viewer token and ready-to-paste curl, MCP Inspector
- * and OAuth client commands. Ctrl-C (SIGINT) or SIGTERM stops wrangler (its whole process group,
- * so no workerd is left behind), the explorer, the authorization server and the canister.
+ * verifies through its JWK set, and a stand-in for the Hub's hosted-context endpoint
+ * (127.0.0.1:8791, demo/hub-context.mjs) that knows the demo user's workspace and one member, then
+ * prints a viewer token, a member token and ready-to-paste curl, MCP Inspector and OAuth client
+ * commands. Ctrl-C (SIGINT) or SIGTERM stops wrangler (its whole process group,
+ * so no workerd is left behind), the explorer, the Hub stand-in, the authorization server and the
+ * canister. With --canister-url the Worker reads from that notes store instead (docs/STORE.md) and
+ * no demo canister starts.
  *
  * The dev secrets reach wrangler through a temporary env file (mode 0600, removed on exit), so
  * wrangler lists them as hidden instead of printing them in its binding table.
@@ -19,10 +23,13 @@ import { fileURLToPath } from 'node:url';
 import { MAX_VAULT_NOTES, startDemoCanister } from '../demo/canister.mjs';
 import { startExplorer } from '../demo/explorer/server.mjs';
 import { startAuthServer } from '../demo/auth-server.mjs';
+import { startHubContext } from '../demo/hub-context.mjs';
 import {
+  DEMO_MEMBER,
   DEMO_USER,
   DEMO_VAULT,
   DEV_AUTH_PORT,
+  DEV_HUB_PORT,
   DEV_CANISTER_AUTH_SECRET,
   DEV_CANISTER_PORT,
   DEV_EXPLORER_PORT,
@@ -56,11 +63,15 @@ serves a folder of Markdown notes, plus an explorer page, and prints a dev token
 Options:
   --vault <dir>           folder of Markdown notes to serve (default: demo/vault); every *.md file
                           below it, YAML frontmatter included, under its /-separated relative path
+  --canister-url <url>    read notes from this store instead of the demo canister (docs/STORE.md,
+                          e.g. node examples/notes-store.mjs <dir>); it is sent X-Gateway-Auth with
+                          the published dev value, and lists nothing, so notes are opened by path
   --env <name>            wrangler environment ([env.<name>] in wrangler.toml), e.g. --env load
   --port <n>              Worker port (default: ${WORKER_PORT})
-  --canister-port <n>     demo canister port (default: ${DEV_CANISTER_PORT})
+  --canister-port <n>     demo canister port (default: ${DEV_CANISTER_PORT}; not with --canister-url)
   --explorer-port <n>     explorer page port (default: ${DEV_EXPLORER_PORT})
   --auth-port <n>         local OAuth authorization server port (default: ${DEV_AUTH_PORT})
+  --hub-port <n>          port of the stand-in for the Hub's hosted-context endpoint (default: ${DEV_HUB_PORT})
   --auto-approve          the authorization server signs the demo user in and consents without
                           showing its page, for loopback redirect URIs only (scripted clients,
                           tests); any other redirect URI still gets the page
@@ -79,20 +90,28 @@ class UsageError extends Error {}
  * @property {string} vaultDir absolute
  * @property {boolean} customVault true when --vault was given
  * @property {string} vaultLabel how the output names the vault: the folder, or demo/vault
+ * @property {boolean} ownStore true when --canister-url names the notes store (no demo canister)
  * @property {string | undefined} env
  * @property {boolean} autoApprove
  * @property {number} workerPort
  * @property {number} canisterPort
  * @property {number} explorerPort
  * @property {number} authPort
+ * @property {number} hubPort
  * @property {string} workerUrl
  * @property {string} canisterUrl
  *
+ * @typedef {Pick<import('../demo/canister.mjs').DemoCanister, 'url' | 'listNotes' | 'close'> & { vault?: import('../demo/canister.mjs').DemoCanister['vault'] }} NotesStore
+ *   the demo canister, or the store --canister-url names (which lists nothing)
+ *
  * @typedef {object} Services what runs next to wrangler, with the dev token and the vault's paths
- * @property {import('../demo/canister.mjs').DemoCanister} canister
+ * @property {NotesStore} canister
  * @property {import('../demo/auth-server.mjs').AuthServer} authServer
  * @property {{ url: string, close(): Promise<void> }} explorer
+ * @property {{ url: string, contextUrl: string, close(): Promise<void> }} hub the Hub's hosted-context stand-in
  * @property {string} token
+ * @property {string} memberToken the workspace member's token (no hosted context: the Hub stand-in gives it)
+ * @property {string} memberFolder the member's folder scope, '' for none
  * @property {string[]} notePaths
  *
  * @typedef {object} StopControl
@@ -123,7 +142,7 @@ function parsePort(text, flag, fallback) {
 function parseStartArgs(argv) {
   const values = parseCommandLine(
     argv,
-    { strings: ['vault', 'env', 'port', 'canister-port', 'explorer-port', 'auth-port'], flags: ['auto-approve'] },
+    { strings: ['vault', 'canister-url', 'env', 'port', 'canister-port', 'explorer-port', 'auth-port', 'hub-port'], flags: ['auto-approve'] },
     UsageError,
   );
   if (values.help) return { help: true };
@@ -132,26 +151,51 @@ function parseStartArgs(argv) {
   }
   const vaultDir = values.vault === undefined ? DEMO_VAULT_DIR : path.resolve(values.vault);
   if (values.vault !== undefined && !isFolder(vaultDir)) throw new UsageError(`--vault ${values.vault}: not a folder`);
+  const storeUrl = values['canister-url'] === undefined ? undefined : parseStoreUrl(values['canister-url']);
+  if (storeUrl !== undefined && (values.vault !== undefined || values['canister-port'] !== undefined)) {
+    throw new UsageError('--canister-url replaces the demo canister: leave out --vault and --canister-port');
+  }
   const ports = {
     workerPort: parsePort(values.port, '--port', WORKER_PORT),
     canisterPort: parsePort(values['canister-port'], '--canister-port', DEV_CANISTER_PORT),
     explorerPort: parsePort(values['explorer-port'], '--explorer-port', DEV_EXPLORER_PORT),
     authPort: parsePort(values['auth-port'], '--auth-port', DEV_AUTH_PORT),
+    hubPort: parsePort(values['hub-port'], '--hub-port', DEV_HUB_PORT),
   };
-  if (new Set(Object.values(ports)).size !== 4) {
-    throw new UsageError('--port, --canister-port, --explorer-port and --auth-port must differ');
+  const listening = storeUrl === undefined ? Object.values(ports) : [ports.workerPort, ports.explorerPort, ports.authPort, ports.hubPort];
+  if (new Set(listening).size !== listening.length) {
+    throw new UsageError('--port, --canister-port, --explorer-port, --auth-port and --hub-port must differ');
   }
   return {
     help: false,
     vaultDir,
     customVault: values.vault !== undefined,
-    vaultLabel: values.vault !== undefined ? vaultDir : 'demo/vault',
+    vaultLabel: storeUrl !== undefined ? storeUrl : values.vault !== undefined ? vaultDir : 'demo/vault',
+    ownStore: storeUrl !== undefined,
     env: values.env,
     autoApprove: values['auto-approve'] === true,
     workerUrl: `http://${HOST}:${ports.workerPort}`,
-    canisterUrl: `http://${HOST}:${ports.canisterPort}`,
+    canisterUrl: storeUrl ?? `http://${HOST}:${ports.canisterPort}`,
     ...ports,
   };
+}
+
+/**
+ * The notes store URL as the Worker takes it (CANISTER_URL): http or https, no query or fragment,
+ * trailing `/` removed; throws UsageError.
+ * @param {string} text
+ */
+function parseStoreUrl(text) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '') {
+    throw new UsageError('--canister-url must be an http:// or https:// URL without query or fragment');
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 /** @param {string} dir */
@@ -198,6 +242,9 @@ function shellQuote(text) {
 /**
  * @typedef {object} BannerInput
  * @property {string} token
+ * @property {string} memberToken
+ * @property {string} memberFolder
+ * @property {string} hubUrl
  * @property {string} workerUrl
  * @property {string} canisterUrl
  * @property {string} explorerUrl
@@ -208,13 +255,14 @@ function shellQuote(text) {
  * @property {string} exampleNote
  * @property {boolean} demoVault
  * @property {string | undefined} env
+ * @property {boolean} ownStore
  */
 
 /**
  * The banner's head: what runs where, and some of the vault's paths.
  * @param {BannerInput} input
  */
-function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, autoApprove, vaultLabel, notePaths, env }) {
+function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, hubUrl, autoApprove, vaultLabel, notePaths, env, ownStore }) {
   const shownPaths = notePaths.slice(0, PATHS_SHOWN).map((notePath) => `  ${notePath}`);
   if (notePaths.length > PATHS_SHOWN) shownPaths.push(`  ... and ${notePaths.length - PATHS_SHOWN} more (all of them in the explorer)`);
   return [
@@ -222,9 +270,14 @@ function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, auto
     '================ Knowtation Edge (local) ================',
     `Worker:          ${workerUrl}   (wrangler dev, ENVIRONMENT=local${env ? `, --env ${env}` : ''})`,
     `Explorer page:   ${explorerUrl}/   (open it in a browser)`,
-    `Demo canister:   ${canisterUrl}   (user '${DEMO_USER}', vault '${DEMO_VAULT}', ${notePaths.length} notes from ${vaultLabel})`,
+    ownStore
+      ? `Notes store:     ${canisterUrl}   (yours: the Worker reads one path per request from it; it lists nothing)`
+      : `Demo canister:   ${canisterUrl}   (user '${DEMO_USER}', vault '${DEMO_VAULT}', ${notePaths.length} notes from ${vaultLabel})`,
     `OAuth server:    ${authServerUrl}   (signs in '${DEMO_USER}'; ${autoApprove ? 'approves loopback clients automatically' : 'consent page in the browser'})`,
-    ...(notePaths.length > 0 ? ['', 'Some note paths:', ...shownPaths] : ['', 'The vault folder has no *.md notes.']),
+    `Hub stand-in:    ${hubUrl}   (hosted context: '${DEMO_USER}' owns the workspace, '${DEMO_MEMBER}' is a member)`,
+    ...(notePaths.length > 0
+      ? ['', 'Some note paths:', ...shownPaths]
+      : ['', ownStore ? `Open a note by its path: ${explorerUrl}/#path=<path>, or put it in the commands below.` : 'The vault folder has no *.md notes.']),
   ];
 }
 
@@ -233,11 +286,21 @@ function serviceLines({ workerUrl, canisterUrl, explorerUrl, authServerUrl, auto
  * @param {BannerInput} input
  * @param {string} auth the curl -H option with the token
  */
-function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
+function restLines({ token, memberToken, memberFolder, workerUrl, exampleNote, notePaths, demoVault }, auth) {
   const sentinelCheck = [
     '',
     'Body never leaks (expect 0):',
     `  curl -s ${auth} "${workerUrl}${restTarget('section_source', SENTINEL_NOTE)}" | grep -c DEMO-BODY-SENTINEL`,
+  ];
+  const outside = memberFolder === '' ? undefined : notePaths.find((notePath) => !notePath.startsWith(`${memberFolder}/`));
+  const member = '-H "Authorization: Bearer $MEMBER_TOKEN"';
+  const memberLines = [
+    '',
+    `A workspace member's view: '${DEMO_MEMBER}', whose token carries no hosted context (as the Hub's own),`,
+    `so the Worker asks the Hub stand-in, which answers: the notes of '${DEMO_USER}', ${memberFolder === '' ? 'all of them' : `only under ${memberFolder}/`}:`,
+    `  export MEMBER_TOKEN=${memberToken}`,
+    `  curl -s ${member} "${workerUrl}${restTarget('note_outline', exampleNote)}"`,
+    ...(outside ? [`  curl -s ${member} "${workerUrl}${restTarget('note_outline', outside)}"   # outside the scope: 404, as a missing note`] : []),
   ];
   return [
     '',
@@ -250,6 +313,7 @@ function restLines({ token, workerUrl, exampleNote, demoVault }, auth) {
     'REST routes:',
     ...CONTRACTS.map((contract) => `  curl -s ${auth} "${workerUrl}${restTarget(contract, exampleNote)}"`),
     ...(demoVault ? sentinelCheck : []),
+    ...memberLines,
   ];
 }
 
@@ -369,10 +433,16 @@ async function startService({ name, what, flag, port }, start) {
 }
 
 /**
- * The demo canister with the vault; prints what it loaded and skipped.
+ * The demo canister with the vault, printing what it loaded and skipped; or, with --canister-url,
+ * the store it names, which lists nothing.
  * @param {StartOptions} options
+ * @returns {Promise<NotesStore | null>}
  */
-async function startCanister({ vaultDir, vaultLabel, canisterPort }) {
+async function startCanister({ vaultDir, vaultLabel, canisterPort, ownStore, canisterUrl }) {
+  if (ownStore) {
+    process.stdout.write(`Reading notes from your store at ${canisterUrl} (no demo canister).\n`);
+    return { url: canisterUrl, listNotes: () => [], close: async () => {} };
+  }
   process.stdout.write(`Loading notes from ${vaultLabel} ...\n`);
   const canister = await startService({ name: 'demo canister', what: 'demo canister', flag: '--canister-port', port: canisterPort }, () =>
     startDemoCanister({ host: HOST, port: canisterPort, gatewaySecret: DEV_CANISTER_AUTH_SECRET, vaultDir, seedUser: DEMO_USER, seedVault: DEMO_VAULT }),
@@ -390,28 +460,62 @@ async function startCanister({ vaultDir, vaultLabel, canisterPort }) {
  * @returns {Promise<Services | null>}
  */
 async function startServices(options) {
-  const { workerUrl, authPort, explorerPort, autoApprove } = options;
+  const { workerUrl, authPort, explorerPort, hubPort, autoApprove } = options;
   const canister = await startCanister(options);
   if (canister === null) return null;
   const notePaths = canister.listNotes();
+  /** @type {Array<{ close(): Promise<void> }>} */
+  const started = [canister];
+  const closeStarted = async () => {
+    for (const service of started.reverse()) await service.close();
+  };
   const authServer = await startService({ name: 'authorization server', what: 'authorization server', flag: '--auth-port', port: authPort }, () =>
     startAuthServer({ host: HOST, port: authPort, resourceOrigin: workerUrl, autoApprove }),
   );
-  if (authServer === null) {
-    await canister.close();
-    return null;
-  }
+  if (authServer === null) return closeStarted().then(() => null);
+  started.push(authServer);
+  // The member reads the demo user's notes under one folder: the example note's, so its line in the banner answers.
+  const exampleNote = exampleNoteOf(notePaths);
+  const memberFolder = exampleNote.includes('/') ? exampleNote.slice(0, exampleNote.lastIndexOf('/')) : '';
+  const hub = await startService({ name: 'Hub stand-in', what: "stand-in for the Hub's hosted-context endpoint", flag: '--hub-port', port: hubPort }, () =>
+    startHubContext({ host: HOST, port: hubPort, secret: DEV_SESSION_SECRET, workspaces: [demoWorkspace(memberFolder)] }),
+  );
+  if (hub === null) return closeStarted().then(() => null);
+  started.push(hub);
   const token = await mintViewerToken(DEMO_USER, 12 * 3600);
-  const vaultLabel = `${notePaths.length} notes from ${options.customVault ? path.basename(options.vaultDir) : 'demo/vault'}`;
+  const memberToken = await mintViewerToken(DEMO_MEMBER, 12 * 3600);
+  const vaultLabel = options.ownStore
+    ? `your notes store (${options.canisterUrl})`
+    : `${notePaths.length} notes from ${options.customVault ? path.basename(options.vaultDir) : 'demo/vault'}`;
   const explorer = await startService({ name: 'explorer page', what: 'explorer page server', flag: '--explorer-port', port: explorerPort }, () =>
     startExplorer({ host: HOST, port: explorerPort, workerUrl, token, listNotes: () => canister.listNotes(), vaultLabel }),
   );
-  if (explorer === null) {
-    await authServer.close();
-    await canister.close();
-    return null;
-  }
-  return { canister, authServer, explorer, token, notePaths };
+  if (explorer === null) return closeStarted().then(() => null);
+  return { canister, authServer, hub, explorer, token, memberToken, memberFolder, notePaths };
+}
+
+/**
+ * The demo user's workspace as the Hub's bridge would hold it: the demo user owns it, and one
+ * member with the viewer role may read its default vault under one folder ('' for no scope).
+ * @param {string} memberFolder
+ * @returns {import('../demo/hub-context.mjs').Workspace}
+ */
+function demoWorkspace(memberFolder) {
+  return {
+    owner: DEMO_USER,
+    roles: { [DEMO_MEMBER]: 'viewer' },
+    access: { [DEMO_MEMBER]: [DEMO_VAULT] },
+    scope: memberFolder === '' ? {} : { [DEMO_MEMBER]: { [DEMO_VAULT]: { projects: [], folders: [memberFolder] } } },
+    vaults: { [DEMO_USER]: [DEMO_VAULT] },
+  };
+}
+
+/**
+ * The note the banner's commands read: the demo vault's roadmap, else the vault's first note.
+ * @param {string[]} notePaths
+ */
+function exampleNoteOf(notePaths) {
+  return notePaths.includes(DEMO_EXAMPLE_NOTE) ? DEMO_EXAMPLE_NOTE : (notePaths[0] ?? 'your-note.md');
 }
 
 /**
@@ -437,10 +541,12 @@ function writeSecretsFile() {
  * @param {Services} services
  * @param {string} envFile
  */
-function startWrangler({ workerPort, workerUrl, canisterUrl, env }, { authServer }, envFile) {
+function startWrangler({ workerPort, workerUrl, canisterUrl, env }, { authServer, hub }, envFile) {
   const vars = {
     ENVIRONMENT: 'local',
     CANISTER_URL: canisterUrl,
+    // Tokens without hosted context (the dev tokens, as the Hub's own) take it from the Hub stand-in.
+    HOSTED_CONTEXT_URL: hub.contextUrl,
     // The local stack is an exact OAuth resource too: its own origin, and the local authorization server's keys.
     PUBLIC_ORIGIN: workerUrl,
     OAUTH_AUTHORIZATION_SERVER: authServer.issuer,
@@ -464,13 +570,13 @@ function startWrangler({ workerPort, workerUrl, canisterUrl, env }, { authServer
 
 /**
  * How the start stops: wrangler (SIGINT, then whatever is left of its process group), then the
- * explorer, the authorization server and the canister, then the secrets file.
+ * explorer, the Hub stand-in, the authorization server and the canister, then the secrets file.
  * @param {import('./lib/process.mjs').ProcessGroup} wrangler
  * @param {Services} services
  * @param {() => void} removeSecrets
  * @returns {StopControl}
  */
-function createStopControl(wrangler, { explorer, authServer, canister }, removeSecrets) {
+function createStopControl(wrangler, { explorer, hub, authServer, canister }, removeSecrets) {
   /** @type {Promise<void> | undefined} */
   let stopping;
   /** @type {() => void} */
@@ -483,6 +589,7 @@ function createStopControl(wrangler, { explorer, authServer, canister }, removeS
     stopping ??= (async () => {
       await stopGroup(wrangler, STOP_GRACE_MS);
       await explorer.close();
+      await hub.close();
       await authServer.close();
       await canister.close();
       removeSecrets();
@@ -492,7 +599,7 @@ function createStopControl(wrangler, { explorer, authServer, canister }, removeS
   /** @param {string} reason */
   const request = (reason) => {
     if (stopping) return;
-    process.stdout.write(`\nnpm start: ${reason}, stopping wrangler, the explorer, the authorization server and the demo canister...\n`);
+    process.stdout.write(`\nnpm start: ${reason}, stopping wrangler, the explorer, the Hub stand-in, the authorization server and the demo canister...\n`);
     announceStop();
     void stopAll();
   };
@@ -570,9 +677,12 @@ async function failNotReady(workerUrl, wrangler, stop) {
  * @param {Services} services
  * @returns {BannerInput}
  */
-function bannerInput(options, { canister, explorer, authServer, token, notePaths }) {
+function bannerInput(options, { canister, explorer, authServer, hub, token, memberToken, memberFolder, notePaths }) {
   return {
     token,
+    memberToken,
+    memberFolder,
+    hubUrl: hub.contextUrl,
     workerUrl: options.workerUrl,
     canisterUrl: canister.url,
     explorerUrl: explorer.url,
@@ -580,9 +690,10 @@ function bannerInput(options, { canister, explorer, authServer, token, notePaths
     autoApprove: options.autoApprove,
     vaultLabel: options.vaultLabel,
     notePaths: canister.listNotes(),
-    exampleNote: notePaths.includes(DEMO_EXAMPLE_NOTE) ? DEMO_EXAMPLE_NOTE : (notePaths[0] ?? 'your-note.md'),
-    demoVault: !options.customVault,
+    exampleNote: exampleNoteOf(notePaths),
+    demoVault: !options.customVault && !options.ownStore,
     env: options.env,
+    ownStore: options.ownStore,
   };
 }
 
@@ -598,7 +709,7 @@ async function runUntilStopped(wrangler, stop) {
   ]);
   if (outcome === 'wrangler-exited' && !stop.stopping()) {
     const code = await wrangler.exited;
-    fail(`wrangler dev exited unexpectedly (code ${code ?? 'by signal'}); stopping the explorer, the authorization server and the demo canister.`);
+    fail(`wrangler dev exited unexpectedly (code ${code ?? 'by signal'}); stopping the explorer, the Hub stand-in, the authorization server and the demo canister.`);
     await stop.stopAll();
     return 1;
   }

@@ -8,18 +8,17 @@
  */
 import * as z from 'zod/v4';
 import type { AssetsBinding } from './http/mcp-view';
-import type { RateLimitBinding } from './rate-limit';
 import { CARD_NAME_PATTERN } from './http/server-identity';
 
-const MIN_HMAC_SECRET_CHARS = 32;
+export const MIN_HMAC_SECRET_CHARS = 32;
 
 /** Bounds and sets the schema accepts, named once so the reports can state them (they are not secret). */
-const CANISTER_TIMEOUT_MIN_MS = 100;
-const CANISTER_TIMEOUT_MAX_MS = 30_000;
-const CANISTER_TIMEOUT_DEFAULT_MS = 5_000;
-const ENVIRONMENTS = ['local', 'staging', 'production'] as const;
-const BOOLEAN_TEXT = ['true', 'false'] as const;
-const SWITCH_TEXT = ['on', 'off'] as const;
+export const CANISTER_TIMEOUT_MIN_MS = 100;
+export const CANISTER_TIMEOUT_MAX_MS = 30_000;
+export const CANISTER_TIMEOUT_DEFAULT_MS = 5_000;
+export const ENVIRONMENTS = ['local', 'staging', 'production'] as const;
+export const BOOLEAN_TEXT = ['true', 'false'] as const;
+export const SWITCH_TEXT = ['on', 'off'] as const;
 
 const optionalText = z
   .string()
@@ -30,7 +29,8 @@ const optionalHmacSecret = optionalText.pipe(z.string().min(MIN_HMAC_SECRET_CHAR
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The hosts (as URL.hostname writes them) on which an OAuth identifier or the public origin may be http. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** An exact origin (scheme://host[:port], nothing after it), or null. */
 function exactOrigin(value: string): URL | null {
@@ -88,6 +88,12 @@ const originList = optionalText.transform((value, ctx) => {
   return origins;
 });
 
+/** A URL the Worker sends a credential to: no user info to leak in it, no fragment to drop silently. */
+function isPlainEndpoint(value: string): boolean {
+  const url = new URL(value);
+  return url.username === '' && url.password === '' && !value.includes('#');
+}
+
 /** The variables the Worker reads, by name: the fixed vocabulary of configuration reports. */
 export const EnvSchema = z.object({
     CANISTER_URL: httpUrl,
@@ -96,6 +102,7 @@ export const EnvSchema = z.object({
     HUB_JWT_SECRET: optionalHmacSecret,
     SESSION_SECRET_PREVIOUS: optionalHmacSecret,
     JWT_JWKS_URL: optionalText.pipe(httpUrl.optional()),
+    HOSTED_CONTEXT_URL: optionalText.pipe(httpUrl.refine(isPlainEndpoint, { message: 'endpoint_url' }).optional()),
     JWT_ISSUER: optionalText,
     JWT_AUDIENCE: optionalText,
     CORS_ORIGINS: originList,
@@ -112,6 +119,11 @@ export const EnvSchema = z.object({
     SERVER_WEBSITE_URL: optionalText.pipe(z.url({ protocol: /^https$/ }).optional()),
     MCP_APPS_VIEW: optionalText.pipe(z.enum(SWITCH_TEXT).default('on')),
 });
+
+/** The Workers Rate Limiting binding's API (only `key` is honoured in production); src/rate-limit.ts spends it. */
+export interface RateLimitBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
 
 /**
  * The rate-limit bindings (wrangler.toml `[[ratelimits]]`), reported under their binding names:
@@ -149,58 +161,9 @@ export type ConfigReason =
   | 'missing_binding'
   | 'invalid';
 
-/** One line of explanation per reason, for people (check-config, DEPLOY.md). */
-export const CONFIG_REASON_TEXT: Record<ConfigReason, string> = {
-  missing: 'required and not set',
-  not_a_url: 'must be an http:// or https:// URL',
-  too_short: `must be at least ${MIN_HMAC_SECRET_CHARS} characters`,
-  not_a_number: 'must be an integer',
-  out_of_range: 'is outside its allowed range',
-  not_allowed: 'is not one of the allowed values',
-  not_exact_origins: 'must be a comma-separated list of exact origins (scheme://host[:port], no path)',
-  not_an_origin: 'must be one exact https origin (scheme://host[:port], no path or trailing slash; http only on a loopback host)',
-  not_an_issuer: 'must be an https URL without query or fragment (http only on a loopback host)',
-  not_https: 'must be an https URL outside ENVIRONMENT=local (http only on a loopback host): the keys that verify tokens must not travel in the clear',
-  no_verification_key: 'no token verification key: set SESSION_SECRET, HUB_JWT_SECRET or JWT_JWKS_URL',
-  missing_binding: 'this rate-limit binding is missing (wrangler.toml [[ratelimits]] with this name)',
-  invalid: 'is invalid',
-};
-
 export interface ConfigProblem {
   variable: ConfigVariable;
   reason: ConfigReason;
-}
-
-const oneOf = (values: readonly string[]): string => `must be one of: ${values.join(', ')}`;
-const TIMEOUT_RANGE = `must be an integer from ${CANISTER_TIMEOUT_MIN_MS} to ${CANISTER_TIMEOUT_MAX_MS} (milliseconds; unset means ${CANISTER_TIMEOUT_DEFAULT_MS})`;
-
-/**
- * What a variable must be, where the reason alone does not say: the range of `out_of_range` and
- * `not_a_number`, the set of `not_allowed`. These bounds are part of the schema, never a value.
- */
-const PROBLEM_DETAIL: Partial<Record<ConfigVariable, Partial<Record<ConfigReason, string>>>> = {
-  CANISTER_TIMEOUT_MS: { out_of_range: TIMEOUT_RANGE, not_a_number: TIMEOUT_RANGE },
-  ENVIRONMENT: { not_allowed: oneOf(ENVIRONMENTS) },
-  LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE: { not_allowed: oneOf(BOOLEAN_TEXT) },
-  SCOOLING_SMOKE_ENABLED: { not_allowed: oneOf(BOOLEAN_TEXT) },
-  SERVER_CARD_NAME: { invalid: 'must be a reverse-DNS namespace, /, a name (3 to 200 characters; e.g. com.example/knowtation-edge)' },
-  SERVER_WEBSITE_URL: { not_a_url: 'must be an https URL' },
-  MCP_APPS_VIEW: { not_allowed: oneOf(SWITCH_TEXT) },
-  RATE_LIMITER: {
-    invalid: 'wrangler.toml [[ratelimits]] name = "RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
-  },
-  PROTOCOL_RATE_LIMITER: {
-    invalid: 'wrangler.toml [[ratelimits]] name = "PROTOCOL_RATE_LIMITER" needs simple = { limit = <an integer from 1>, period = 10 or 60 }',
-  },
-};
-
-/**
- * One line for people on one problem (`npm run check-config`): the variable's own bounds or
- * allowed set where it has them, else the reason's text. The reports that machines read
- * (local /health, the log line) keep the bare `{ variable, reason }`.
- */
-export function describeConfigProblem(problem: ConfigProblem): string {
-  return PROBLEM_DETAIL[problem.variable]?.[problem.reason] ?? CONFIG_REASON_TEXT[problem.reason];
 }
 
 export interface Config {
@@ -209,6 +172,11 @@ export interface Config {
   /** HMAC keys tried in order: the current secret, then the previous one (verify-only). */
   hmacSecrets: string[];
   jwksUrl: string | undefined;
+  /**
+   * The Hub's hosted-context endpoint (HOSTED_CONTEXT_URL): asked, with the caller's own token, for
+   * the role, canister user, vault allowlist and scope of a shared-secret token that carries none.
+   */
+  hostedContextUrl: string | undefined;
   issuer: string | undefined;
   audience: string | undefined;
   corsOrigins: string[];
@@ -252,7 +220,7 @@ export function loadConfig(env: object): ConfigResult {
   return result;
 }
 
-const isBlank = (value: unknown): boolean => value == null || (typeof value === 'string' && value.trim() === '');
+export const isBlank = (value: unknown): boolean => value == null || (typeof value === 'string' && value.trim() === '');
 
 function reasonFor(issue: z.core.$ZodIssue, raw: unknown): ConfigReason {
   if (isBlank(raw)) return 'missing';
@@ -268,6 +236,7 @@ function reasonFor(issue: z.core.$ZodIssue, raw: unknown): ConfigReason {
     case 'invalid_value':
       return 'not_allowed';
     case 'custom':
+      if (issue.message === 'endpoint_url') return 'not_a_url';
       return issue.message === 'oauth_identifier'
         ? 'not_an_issuer'
         : issue.message === 'public_origin'
@@ -304,8 +273,9 @@ export function checkVariables(env: object): ConfigProblem[] {
       if (isBlank(raw[name])) problems.push({ variable: name, reason: 'missing' });
     }
     // Keys fetched over plain http could be swapped on the way, and every token verified with them.
-    if (isPlainHttpOffLoopback(raw.JWT_JWKS_URL) && !problems.some((p) => p.variable === 'JWT_JWKS_URL')) {
-      problems.push({ variable: 'JWT_JWKS_URL', reason: 'not_https' });
+    // The hosted context is asked with the caller's own token, which must not travel in the clear either.
+    for (const name of ['JWT_JWKS_URL', 'HOSTED_CONTEXT_URL'] as const) {
+      if (isPlainHttpOffLoopback(raw[name]) && !problems.some((p) => p.variable === name)) problems.push({ variable: name, reason: 'not_https' });
     }
   }
   const order = new Map(CONFIG_VARIABLES.map((name, index) => [name, index]));
@@ -370,6 +340,7 @@ function parseConfig(env: object): ConfigResult {
       canisterAuthSecret: e.CANISTER_AUTH_SECRET,
       hmacSecrets,
       jwksUrl: e.JWT_JWKS_URL,
+      hostedContextUrl: e.HOSTED_CONTEXT_URL,
       issuer: e.JWT_ISSUER,
       audience: e.JWT_AUDIENCE,
       corsOrigins: e.CORS_ORIGINS,

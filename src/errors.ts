@@ -8,6 +8,8 @@ export type ReadError =
   | { kind: 'InsufficientScope' }
   | { kind: 'VaultForbidden' }
   | { kind: 'InvalidVault' }
+  /** The request carries a credential of its own where the route uses only its own (the Scooling bridge). */
+  | { kind: 'CredentialsRefused' }
   | { kind: 'InvalidPath' }
   | { kind: 'InvalidArguments' }
   | { kind: 'NotFound' }
@@ -23,6 +25,12 @@ export type ReadError =
   | { kind: 'RateLimited'; retryAfterSeconds: number }
   /** The keys that verify tokens (the JWK set) cannot be had: the server's fault, retried shortly. */
   | { kind: 'AuthUnavailable' }
+  /** The Hub refuses this user hosted access (to this vault). */
+  | { kind: 'HostedAccessRefused' }
+  /** The Hub's hosted context could not be had (no answer, a 5xx, a 429): retried shortly. */
+  | { kind: 'HostedContextUnavailable' }
+  /** The Hub answered something that is not this token's hosted context for this vault. */
+  | { kind: 'HostedContextInvalid' }
   | { kind: 'Misconfigured' }
   | { kind: 'Runtime' };
 
@@ -30,6 +38,8 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ReadError }
 
 /** Retry-After for AuthUnavailable: a failed JWK set fetch is tried again on the next request, so a short wait. */
 export const AUTH_UNAVAILABLE_RETRY_AFTER_SECONDS = 10;
+/** Retry-After for HostedContextUnavailable: an outage is never remembered, so the next request asks the Hub again. */
+export const HOSTED_CONTEXT_RETRY_AFTER_SECONDS = 5;
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const fail = <T = never>(error: ReadError): Result<T> => ({ ok: false, error });
@@ -51,6 +61,8 @@ export function restError(error: ReadError, misconfiguredMessage = 'Service unav
       return { status: 403, code: 'FORBIDDEN', message: 'Access to this vault is not allowed.' };
     case 'InvalidVault':
       return { status: 400, code: 'INVALID_VAULT', message: 'Invalid vault' };
+    case 'CredentialsRefused':
+      return { status: 400, code: 'CREDENTIALS_REFUSED', message: 'Credentials are not accepted on this route' };
     case 'InvalidPath':
     case 'InvalidArguments':
       return { status: 400, code: 'INVALID_PATH', message: 'Invalid path' };
@@ -74,6 +86,12 @@ export function restError(error: ReadError, misconfiguredMessage = 'Service unav
       return { status: 429, code: 'RATE_LIMITED', message: 'Rate limit exceeded' };
     case 'AuthUnavailable':
       return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Token verification unavailable' };
+    case 'HostedAccessRefused':
+      return { status: 403, code: 'FORBIDDEN', message: 'Hosted access refused' };
+    case 'HostedContextUnavailable':
+      return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Hosted context unavailable' };
+    case 'HostedContextInvalid':
+      return { status: 502, code: 'BAD_GATEWAY', message: 'Invalid hosted context' };
     case 'Misconfigured':
       return { status: 503, code: 'SERVICE_UNAVAILABLE', message: misconfiguredMessage };
     case 'Runtime':
@@ -99,6 +117,8 @@ export function mcpToolErrorMessage(error: ReadError): string {
       return 'Note too large';
     case 'NoteTooComplex':
       return 'Note structure too large';
+    case 'HostedAccessRefused':
+      return 'Hosted access refused';
     default:
       return 'Runtime failure';
   }

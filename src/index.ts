@@ -2,13 +2,16 @@
  * Worker entry: configuration from env, routing, the headers every response
  * carries, and the one log line per request, written here and nowhere else
  * from the facts the route returned. An unexpected exception becomes a fixed
- * 500 answer; its text is never sent or logged.
+ * 500 answer; its text is never sent or logged. Before the answer leaves,
+ * whatever the route left of the request body is discarded (bounded), so the
+ * connection can carry the next request.
  */
 import { loadConfig } from './config';
 import { buildRouter } from './http/router';
 import { isPublicDocumentPath, publicPreflightResponse } from './http/discovery';
 import { errorResponse, finalizeResponse, preflightResponse } from './http/responses';
 import { writeLogLine, type Handled, type LogFacts } from './log';
+import { discardUnreadBody } from './bounded-read';
 import { warmUpRequestPath } from './warm-up';
 
 const dispatch = buildRouter();
@@ -38,6 +41,8 @@ export default {
       handled = { response: errorResponse(500, 'INTERNAL_ERROR', 'Runtime failure'), facts: { outcome: 'INTERNAL_ERROR' } };
     }
     writeLogLine(rid, { ...configFacts, ...handled.facts }, startedAt);
-    return finalizeResponse(handled.response, request, config, rid);
+    const response = finalizeResponse(handled.response, request, config, rid);
+    await discardUnreadBody(request);
+    return response;
   },
 } satisfies ExportedHandler<Record<string, unknown>>;

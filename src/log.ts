@@ -23,8 +23,13 @@ export interface RequestLog {
   ms: number;
   sections: number | null;
   truncated: boolean | null;
-  /** Why a token was refused (TOKEN_REFUSALS in src/auth/jwt.ts); null when no token was refused. */
+  /**
+   * Why a token or its hosted context was refused (TOKEN_REFUSALS in src/auth/jwt.ts,
+   * HOSTED_CONTEXT_REFUSALS in src/auth/hosted-context.ts); null when neither was refused.
+   */
   reason: string | null;
+  /** Where the principal's hosted context came from (ContextFact in src/gate.ts); null before a token was accepted. */
+  context: string | null;
   /** Names of the configuration variables that failed (fixed vocabulary, never values); null when the configuration is valid. */
   config: string[] | null;
   /** The MCP revision served (a value of SERVED_REVISIONS); null off /mcp or when the request names none. */
@@ -44,6 +49,7 @@ export const LOG_FIELDS = [
   'sections',
   'truncated',
   'reason',
+  'context',
   'config',
   'mcp',
   'client',
@@ -92,6 +98,7 @@ export function defaultLog(rid: string): RequestLog {
     sections: null,
     truncated: null,
     reason: null,
+    context: null,
     config: null,
     mcp: null,
     client: null,

@@ -1,21 +1,23 @@
 /**
- * Per-user rate limits: the policy in one place. Cloudflare's Workers Rate
- * Limiting bindings (wrangler.toml `[[ratelimits]]`) count requests per
- * effective canister user, the same key the upstream hosted MCP limits on:
- * RATE_LIMITER (60 per 60 s) the reads, PROTOCOL_RATE_LIMITER (300 per 60 s)
- * the MCP messages that read nothing. Both are taken before anything that can
- * reach the canister, so a refused request costs no canister read. The
- * binding's counters are per Cloudflare location and eventually consistent,
- * as the platform documents.
+ * Every rate limit, the policy in one place. Cloudflare's Workers Rate Limiting bindings
+ * (wrangler.toml `[[ratelimits]]`) count requests under a key per budget:
+ *
+ *   read       RATE_LIMITER           user:<sub>       REST reads and MCP tools/call (60 per 60 s)
+ *   protocol   PROTOCOL_RATE_LIMITER  user:<sub>       MCP messages that read nothing (300 per 60 s)
+ *   hub        RATE_LIMITER           hub:<sub>        calls of the Hub's hosted-context endpoint
+ *   bridge     RATE_LIMITER           bridge:<sub>     the Scooling bridge's reads, as its own credential
+ *   discovery  PROTOCOL_RATE_LIMITER  discovery:<ip>   public discovery documents, per client address
+ *
+ * A budget belongs to the person, the token's subject, never to the canister partition a
+ * workspace's members share. The Hub-call budget is the read budget's size, apart from it, so a
+ * person can make the Worker call the Hub no more often than they could read, and a read whose
+ * context had to be asked of the Hub still spends one read. Every budget is taken before the work
+ * it pays for (a canister read, a Hub call), never for a request refused before it. The binding's
+ * counters are per Cloudflare location and eventually consistent, as the platform documents.
  */
 import type { Principal } from './auth/jwt';
-import type { Config } from './config';
-import { fail, ok, type Result } from './errors';
-
-/** The Workers Rate Limiting binding's API (only `key` is honoured in production). */
-export interface RateLimitBinding {
-  limit(options: { key: string }): Promise<{ success: boolean }>;
-}
+import type { Config, RateLimitBinding } from './config';
+import { fail, ok, type ReadError, type Result } from './errors';
 
 /**
  * Retry-After for a refusal. The binding reports no reset time, and its
@@ -23,21 +25,31 @@ export interface RateLimitBinding {
  */
 export const RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
 
-/**
- * The budgets: `read` for everything that can read a note (REST, MCP `tools/call`), `protocol` for
- * MCP messages that read nothing (initialize, notifications, tools/list, server/discover, ping, ...),
- * larger so reconnecting agents keep their reads, and `bridge` for the Scooling bridge: reads
- * counted on RATE_LIMITER under a key of their own, so its callers share one budget of the bridge
- * credential's and never spend the user's.
- */
-export type RateBudget = 'read' | 'protocol' | 'bridge';
+/** A person's budgets, each named for what it pays for (the table above). */
+export type RateBudget = 'read' | 'protocol' | 'hub' | 'bridge';
 
-/** Counts this request against the principal's budget; RateLimited when it is spent. */
-export async function takeRateLimit(config: Config, principal: Principal, budget: RateBudget): Promise<Result<void>> {
-  const limiter = budget === 'protocol' ? config.protocolRateLimiter : config.rateLimiter;
+const RATE_LIMITED: ReadError = { kind: 'RateLimited', retryAfterSeconds: RATE_LIMIT_RETRY_AFTER_SECONDS };
+
+/** Counts one request on a binding under a key; RateLimited when the budget is spent. */
+async function spend(limiter: RateLimitBinding | null, key: string): Promise<Result<void>> {
   // Null only in ENVIRONMENT=local without the binding (bench, bare Miniflare); config.ts refuses that elsewhere.
   if (!limiter) return ok(undefined);
-  const owner = budget === 'bridge' ? 'bridge' : 'user';
-  const { success } = await limiter.limit({ key: `${owner}:${principal.canisterUserId}` });
-  return success ? ok(undefined) : fail({ kind: 'RateLimited', retryAfterSeconds: RATE_LIMIT_RETRY_AFTER_SECONDS });
+  const { success } = await limiter.limit({ key });
+  return success ? ok(undefined) : fail(RATE_LIMITED);
+}
+
+/** Counts this request against the principal's budget; RateLimited when it is spent. */
+export function takeRateLimit(config: Config, principal: Principal, budget: RateBudget): Promise<Result<void>> {
+  const limiter = budget === 'protocol' ? config.protocolRateLimiter : config.rateLimiter;
+  const owner = budget === 'read' || budget === 'protocol' ? 'user' : budget;
+  return spend(limiter, `${owner}:${principal.sub}`);
+}
+
+/**
+ * discovery.md, Denial of Service: each client address (as Cloudflare reports it; requests without
+ * one share one budget) has a budget of public documents, apart from every user's.
+ */
+export function takeDiscoveryLimit(config: Config, request: Request): Promise<Result<void>> {
+  const address = request.headers.get('CF-Connecting-IP')?.trim() || 'unknown';
+  return spend(config.protocolRateLimiter, `discovery:${address}`);
 }

@@ -8,15 +8,15 @@
  * kept (the analysis clears its scratch after each note). The token's verification is not awaited:
  * it settles with the startup's microtasks, as HMAC needs no I/O.
  */
-import { isToolAllowed } from './auth/acl';
+import { contractsForRole } from './auth/acl';
 import { authenticate, type Authentication, type Principal } from './auth/jwt';
 import { loadConfig } from './config';
 import { decodeWireFrontmatter } from './contracts';
-import { CONTRACTS, buildAllContracts } from './contracts/registry';
+import { buildAllContracts } from './contracts/registry';
 import { singlePathParam } from './http/query';
 import { defaultLog, formatLogLine } from './log';
 import { noteFromAnswer } from './vault/canister';
-import { isOutsideScopeUnread, normalizeVaultPath, resolveVault } from './vault/path';
+import { admitVault, isOutsideScopeUnread, normalizeVaultPath, requestedVault } from './vault/path';
 
 /** A placeholder HMAC key of the warm-up configuration: it verifies the warm-up token and nothing else. */
 export const WARM_UP_KEY = 'warm-up-key-of-no-deployment-0123456789';
@@ -53,9 +53,9 @@ export async function warmUpRequestPath(): Promise<boolean> {
 /** The checks gate.ts and read-note.ts run for a read, on the warm-up principal and path; true when they admit it. */
 function warmUpReadChecks(principal: Principal): boolean {
   const path = normalizeVaultPath(singlePathParam(new URL(WARM_UP_READ_URL)));
-  const vault = resolveVault(principal, { header: null, endpoint: null });
-  const allowed = CONTRACTS.filter((contract) => isToolAllowed(principal.role, contract.tool));
-  return path.ok && vault.ok && allowed.length > 0 && !isOutsideScopeUnread(principal, path.value);
+  const vault = requestedVault(principal, { header: null, endpoint: null });
+  const admitted = vault.ok && admitVault(principal, vault.value).ok;
+  return path.ok && admitted && contractsForRole(principal.role).length > 0 && !isOutsideScopeUnread(principal, path.value);
 }
 
 /** The warm-up token verified as a request's would be; null if the warm-up configuration were invalid. */

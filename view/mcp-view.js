@@ -68,10 +68,14 @@ function payloadOf(result) {
   }
 }
 
-/** The error code of a tool error result (`{ error, code }` in its text), when it has one. */
+/**
+ * A tool error result (`{ error, code }` in its text) in words for people where render.js has
+ * them ("No note at this path." for the result's `Upstream 404`), else its fixed message.
+ */
 function toolErrorText(result) {
   const payload = payloadOf(result);
-  return payload && typeof payload.error === 'string' ? `The tool answered an error: ${payload.error}` : 'The tool answered an error.';
+  if (!payload || typeof payload.error !== 'string') return 'The tool answered an error.';
+  return failureWords(payload.error) ?? `The tool answered an error: ${payload.error}`;
 }
 
 function showToolResult(result) {

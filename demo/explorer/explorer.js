@@ -9,7 +9,7 @@
 //
 // Requests: the Worker allows each user 60 requests a minute in production (and under npm start).
 // The page spends them only on what it shows: a card is fetched only while it is open (which cards
-// are open is remembered), each answer is kept in the page, so showing a note again costs nothing,
+// are open is remembered; Expand all opens the rest for the note shown only), each answer is kept in the page, so showing a note again costs nothing,
 // and after a 429 the page sends nothing until Retry-After has passed, then fetches what is open.
 //
 // body[data-state] is 'starting', 'loading', 'done' or 'error' so tests and people can tell when a
@@ -28,8 +28,10 @@ const LIFT_LIMIT_TEXT = 'npm start -- --env load';
 let session;
 /** The note shown, or null before the first one. */
 let current = null;
-/** @type {Set<string>} */
+/** @type {Set<string>} the cards open for every note (remembered across reloads) */
 const openCards = new Set(readOpenCards());
+/** Cards "Expand all" opened for one note only: { notePath, routes }; another note does not fetch them. */
+let expandedFor = { notePath: null, routes: new Set() };
 /** route + '\n' + path -> { ok, status, payload } or a lasting failure; insertion order is recency. */
 const cache = new Map();
 /** route + '\n' + path -> Promise of a result, while the request is in flight. */
@@ -191,6 +193,11 @@ function drawMeter() {
 // ---------------------------------------------------------------------------------------------
 // Cards
 
+/** Whether a card is open for the note shown: opened for every note, or by Expand all for this one. */
+function isOpen(route) {
+  return openCards.has(route) || (expandedFor.notePath === current && expandedFor.routes.has(route));
+}
+
 function rateLimitText() {
   const seconds = secondsLeft();
   const when = seconds > 0 ? `retry in ${seconds} s (at ${clock(pausedUntil)}); the page retries by itself then` : 'retrying now';
@@ -229,7 +236,13 @@ function drawCard(route) {
   const result = state.result;
   tree.replaceChildren();
   if (!result.ok) {
-    status.textContent = result.status === 429 ? `HTTP 429 ${result.code}: ${rateLimitText()}` : `HTTP ${result.status} ${result.code}: ${result.message}`;
+    const words = failureWords(result.code);
+    status.textContent =
+      result.status === 429
+        ? `HTTP 429 ${result.code}: ${rateLimitText()}`
+        : words !== undefined
+          ? `${words} (HTTP ${result.status} ${result.code})`
+          : `HTTP ${result.status} ${result.code}: ${result.message}`;
     return;
   }
   status.textContent = drawPayload(route, result.payload, tree);
@@ -239,7 +252,7 @@ function drawCard(route) {
 async function showCard(route) {
   const notePath = current;
   if (notePath === null) return;
-  if (!openCards.has(route)) {
+  if (!isOpen(route)) {
     cardState.set(route, { kind: 'closed' });
     drawCard(route);
     return;
@@ -258,7 +271,7 @@ async function showCard(route) {
   cardState.set(route, { kind: 'loading' });
   drawCard(route);
   const result = await fetchCard(route, notePath);
-  if (notePath !== current || !openCards.has(route)) return;
+  if (notePath !== current || !isOpen(route)) return;
   cardState.set(route, { kind: result.ok ? 'ok' : 'error', result });
   drawCard(route);
   drawTitle();
@@ -279,7 +292,7 @@ function drawTitle() {
 
 /** The status line and body[data-state] from the open cards of the current note. */
 function summarize() {
-  const open = ROUTES.filter((route) => openCards.has(route));
+  const open = ROUTES.filter(isOpen);
   const states = open.map((route) => cardState.get(route) ?? { kind: 'loading' });
   if (states.some((state) => state.kind === 'loading')) {
     setStatus('Loading...');
@@ -294,7 +307,10 @@ function summarize() {
     document.body.dataset.state = 'done';
   } else if (failed.length > 0) {
     const first = failed[0].kind === 'waiting' ? 'RATE_LIMITED' : failed[0].result.code;
-    setStatus(`${failed.length} of ${open.length} route${open.length === 1 ? '' : 's'} failed: ${first}${rateLimited ? `; ${rateLimitText()}` : ''}`, true);
+    // A missing note fails every card alike: then the status says it in words, once.
+    const sameWords = failed.length === open.length && failed.every((state) => state.kind === 'error' && state.result.code === first);
+    const words = sameWords ? failureWords(first) : undefined;
+    setStatus(words ?? `${failed.length} of ${open.length} route${open.length === 1 ? '' : 's'} failed: ${first}${rateLimited ? `; ${rateLimitText()}` : ''}`, true);
     document.body.dataset.state = 'error';
   } else {
     setStatus(`${open.length} route${open.length === 1 ? '' : 's'} answered 200`);
@@ -311,8 +327,12 @@ function showNote() {
 }
 
 function toggleCard(route) {
-  if (openCards.has(route)) openCards.delete(route);
-  else openCards.add(route);
+  if (isOpen(route)) {
+    openCards.delete(route);
+    expandedFor.routes.delete(route);
+  } else {
+    openCards.add(route);
+  }
   saveOpenCards();
   // Before the first note the choice is only remembered; the note's cards are drawn when it shows.
   if (current === null) return;
@@ -378,13 +398,18 @@ function setAllOpen(open) {
   for (const details of document.querySelectorAll('.tree details')) details.open = open;
 }
 
-/** Opens every card and every level: a closed card is opened and fetched (one request each, none for a kept answer). */
+/**
+ * Opens every card and every level of the note shown: a closed card is opened and fetched (one
+ * request each, none for a kept answer) for this note only. The next note opens with the cards
+ * chosen one by one, so a click-through does not cost four requests per note.
+ */
 function expandAll() {
-  const closed = ROUTES.filter((route) => !openCards.has(route));
-  for (const route of closed) openCards.add(route);
-  if (closed.length > 0) saveOpenCards();
   setAllOpen(true);
-  if (current === null || closed.length === 0) return;
+  if (current === null) return;
+  const closed = ROUTES.filter((route) => !isOpen(route));
+  if (closed.length === 0) return;
+  if (expandedFor.notePath !== current) expandedFor = { notePath: current, routes: new Set() };
+  for (const route of closed) expandedFor.routes.add(route);
   for (const route of closed) void showCard(route);
   drawTitle();
   summarize();
@@ -418,6 +443,12 @@ async function main() {
     const button = event.target instanceof Element ? event.target.closest('button[data-path]') : null;
     if (button) void selectNote(button.dataset.path);
   });
+  // A path typed in: the store lists nothing itself (paths come from the Hub), so any path can be opened.
+  document.getElementById('open-path').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const typed = document.getElementById('path-input').value.trim();
+    if (typed !== '') void selectNote(typed, { reveal: true });
+  });
   document.getElementById('expand-all').addEventListener('click', expandAll);
   document.getElementById('collapse-all').addEventListener('click', () => setAllOpen(false));
   // A #path= link opened in this tab (or typed into the address bar) selects and reveals its note.
@@ -429,7 +460,7 @@ async function main() {
   const requested = requestedPath();
   const first = requested ?? session.notes[0];
   if (first === undefined) {
-    setStatus('The vault has no notes.', true);
+    setStatus('No note is listed: type a note\'s path above and press Open.');
     document.body.dataset.state = 'done';
     return;
   }

@@ -179,35 +179,53 @@ const DRAW = {
 };
 
 /**
- * What each card shows and what the contract does, in one line: plain strings, and [tag, text]
- * pairs drawn as that element with the text as its textContent.
+ * What each card shows, in one line for the person looking at it: plain strings, and [tag, text]
+ * pairs drawn as that element with the text as its textContent. The rules behind the values (how
+ * ids and facet values are formed, where paths come from) are in docs/MCP.md, "What ids and
+ * facets can tell apart", and demo/README.md.
  */
 const LEGENDS = {
   'note-outline': [
-    'Every heading in note order (at most 500; drawn nested by level): ', ['strong', 'H1'], '..', ['strong', 'H6'],
-    ' level, the heading as plain text, and its id ', ['code', 'h<level>-<slug>-<ordinal>'],
-    ' (the slug keeps only a-z, 0-9 and -, so a heading in another script is ', ['code', 'heading'], ').',
+    'Every heading of the note, in order, indented by level (', ['strong', 'H1'], ' the biggest, ', ['strong', 'H6'],
+    ' the smallest), each with the id that names it. Up to 500 headings.',
   ],
   'document-tree': [
-    'The same headings and ids, each nested under the nearest shallower heading before it (a skipped level, H2 then H5, still nests one step).',
+    'The same headings as a tree: each heading sits under the nearest bigger heading above it.',
   ],
   'section-source': [
-    'One section per heading, nested by ', ['code', 'child_section_ids'], '; id ', ['code', '<path slug>:<heading id>'],
-    ' (slugs keep only a-z, 0-9 and -, so notes whose path or headings are in another script share ids such as ', ['code', 'zh-md:h2-heading-0001'],
-    ': an id names a section only together with its path); ', ['strong', 'has body'],
-    ': content follows the heading before the next heading of its level or higher (the text itself is never returned).',
+    'The note cut into sections, one per heading, nested as the headings are. ', ['strong', 'has body'],
+    ': there is text under the heading (the text itself is never shown). A section id is unique within its note only.',
   ],
   'metadata-facets': [
-    'Exactly these seven frontmatter keys, no others (so a note without them, e.g. a typical Obsidian note, has every facet null): ',
-    ['code', FACET_ORDER.join(', ')],
-    '; project, tags, entity and the ids as slugs (a-z, 0-9, -; a value with none of these drops out), lists in frontmatter order with repeats kept; dates as text; ',
-    ['strong', 'inferred'], ' comes from the path.',
+    'What the note\'s frontmatter says about it, from these keys only: ', ['code', FACET_ORDER.join(', ')],
+    '. A note without them shows them empty. Names and tags are shown simplified (lower case, with dashes); one with no Latin letter or digit is left out. ',
+    ['strong', 'inferred'], ': what the note\'s folder says.',
   ],
   path: [
-    'A tool or route takes one exact vault path, with ', ['code', '.md'],
-    ', and reads one note: this server lists and searches nothing, so paths come from the Hub (its own MCP tools list and search notes).',
+    'One note, read by its exact path (with ', ['code', '.md'], '): its structure only, never its text.',
   ],
 };
+
+/**
+ * A failed read in words for the person looking: keyed by the Worker's REST error code, or by the
+ * MCP tool result's message (which keeps the Knowtation hosted server's text, `Upstream 404`).
+ * Undefined where no plainer words exist; the code itself is shown then.
+ */
+const FAILURE_WORDS = {
+  NOT_FOUND: 'No note at this path.',
+  'Upstream 404': 'No note at this path.',
+  INVALID_PATH: 'This cannot be a note\'s path (for example it starts with / or has a .. folder).',
+  'Invalid path': 'This cannot be a note\'s path (for example it starts with / or has a .. folder).',
+  NOTE_TOO_LARGE: 'This note is too large to read.',
+  'Note too large': 'This note is too large to read.',
+  UPSTREAM_TIMEOUT: 'The notes store did not answer in time. Try again.',
+  'Upstream timeout': 'The notes store did not answer in time. Try again.',
+};
+
+/** The words of FAILURE_WORDS for a REST code or an MCP tool message, or undefined. */
+function failureWords(codeOrMessage) {
+  return Object.prototype.hasOwnProperty.call(FAILURE_WORDS, codeOrMessage) ? FAILURE_WORDS[codeOrMessage] : undefined;
+}
 
 /** Fills `node` with the legend of a route (or of `path`), as text and text-only elements. */
 function drawLegend(node, route) {

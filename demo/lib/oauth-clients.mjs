@@ -6,6 +6,7 @@
  * "What the Hub's authorization server must issue"); `npm run check-hub` checks them.
  */
 import * as oidcErrors from 'oidc-provider/lib/helpers/errors.js';
+import { isLoopbackHost } from './loopback.mjs';
 
 /** Largest registration request body (RFC 7591 section 3.1), in bytes; real clients send well under 1 KiB. */
 export const MAX_REGISTRATION_BYTES = 8 * 1024;
@@ -13,34 +14,35 @@ export const MAX_REGISTRATION_BYTES = 8 * 1024;
 export const MAX_REDIRECT_URIS = 10;
 /** Most dynamic registrations one start of the server accepts (everything lives in memory). */
 export const DEFAULT_MAX_REGISTERED_CLIENTS = 200;
+/** Most of those from one web page's origin (the MCP Inspector registers once per connection). */
+export const MAX_REGISTERED_CLIENTS_PER_ORIGIN = 20;
 
 /** Loopback hosts of a redirect URI, as URL.hostname writes them (the set oidc-provider admits for native clients). */
 const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
- * Schemes that already mean something to a browser or the operating system, so they can never
- * be a private-use redirect scheme (RFC 8252 section 7.1): sending an authorization code there
- * would run it, show it or hand it to an unrelated handler.
+ * A private-use URI scheme as RFC 8252 section 7.1 has native apps choose one: a domain name the
+ * app's maker controls, written in reverse (`com.example.app`), so two or more DNS labels joined by
+ * periods. A scheme without a period (`mailto`, `tel`, `intent`, `chrome-extension`, `ms-settings`,
+ * `javascript`, `file`, ...) is not one: browsers and operating systems give such schemes their
+ * own meaning, and an authorization code sent there would be run, shown or handed to an unrelated
+ * handler.
  */
-const REFUSED_SCHEMES = new Set([
-  'javascript:',
-  'vbscript:',
-  'data:',
-  'blob:',
-  'file:',
-  'filesystem:',
-  'about:',
-  'view-source:',
-  'ws:',
-  'wss:',
-  'ftp:',
-]);
+const REVERSE_DOMAIN_SCHEME = /^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+:$/;
 
 /**
- * Why a redirect URI cannot be registered, or undefined when it can: https (RFC 6749 section
- * 3.1.2, OAuth 2.1), http on a loopback host only (RFC 8252 section 7.3), or a private-use scheme
- * that is not one of REFUSED_SCHEMES (RFC 8252 section 7.1); never a fragment (RFC 6749 section
- * 3.1.2), never userinfo.
+ * The one app scheme without a period taken as private-use: Cursor's (`cursor://anysphere.cursor-mcp/...`),
+ * which it sends in every registration (scripts/lib/connector-clients.ts); refusing it would refuse
+ * Cursor altogether. Nothing else outside REVERSE_DOMAIN_SCHEME is.
+ */
+const NAMED_APP_SCHEMES = new Set(['cursor:']);
+
+/**
+ * Why a redirect URI cannot be registered, or undefined when it can. Allowed are exactly: https
+ * with a host (RFC 6749 section 3.1.2, OAuth 2.1 section 2.3.1), http on a loopback host (RFC 8252
+ * section 7.3), and a private-use scheme (RFC 8252 section 7.1: REVERSE_DOMAIN_SCHEME, or
+ * NAMED_APP_SCHEMES) followed by something; never a fragment (RFC 6749 section 3.1.2), never
+ * userinfo.
  * @param {unknown} uri
  * @returns {string | undefined}
  */
@@ -54,7 +56,9 @@ export function redirectUriProblem(uri) {
     return LOOPBACK_HOSTNAMES.has(parsed.hostname) ? undefined : 'redirect_uris using http must use a loopback host';
   }
   if (parsed.protocol === 'https:') return parsed.hostname ? undefined : 'redirect_uris using https must name a host';
-  if (REFUSED_SCHEMES.has(parsed.protocol)) return `redirect_uris must not use the ${parsed.protocol.slice(0, -1)} scheme`;
+  if (!REVERSE_DOMAIN_SCHEME.test(parsed.protocol) && !NAMED_APP_SCHEMES.has(parsed.protocol)) {
+    return 'redirect_uris must be https, http on a loopback host, or a private-use scheme named by a reverse domain name (com.example.app:/callback)';
+  }
   return parsed.host || parsed.pathname ? undefined : 'redirect_uris with a private-use scheme must name a path';
 }
 
@@ -114,26 +118,49 @@ export function applyClientRules(metadata, oidcScopes) {
 }
 
 /**
+ * True for an Origin a page on this machine sends: http or https on a loopback host, any port (the
+ * MCP Inspector's is http://localhost:6274 or http://127.0.0.1:6274). `null` and every other
+ * origin are not.
+ * @param {string} origin
+ */
+export function isLoopbackOrigin(origin) {
+  const parsed = URL.parse(origin);
+  return parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.origin === origin && isLoopbackHost(parsed.hostname);
+}
+
+/**
  * Koa middleware for the registration endpoint (RFC 7591 section 3), in front of oidc-provider's:
- *  - CORS, so a browser-based client (the MCP Inspector) can register: any origin, no
- *    credentials, as oidc-provider answers its discovery and key-set routes (registration is
- *    open to any caller anyway, and carries no cookie);
+ *  - a registration from a web page (a request with `Origin`) only from a loopback origin: CORS,
+ *    preflight included, is answered for those alone (no credentials), so a browser-based client
+ *    on this machine (the MCP Inspector) can register and no other page can; a POST with any
+ *    other `Origin` is refused (403) before anything is read, as a page may send a form POST
+ *    without a preflight. Native clients send no `Origin`;
+ *  - at most `maxClientsPerOrigin` successful registrations per loopback origin per start, so one
+ *    page cannot take what the others and the native clients need;
  *  - a body of at most MAX_REGISTRATION_BYTES, declared up front (413, or 411 without a length);
  *  - at most `maxClients` successful registrations per start (429 after that).
- * @param {{ path: string, maxClients: number }} options
+ * @param {{ path: string, maxClients: number, maxClientsPerOrigin?: number }} options
  */
-export function registrationGuard({ path, maxClients }) {
+export function registrationGuard({ path, maxClients, maxClientsPerOrigin = MAX_REGISTERED_CLIENTS_PER_ORIGIN }) {
   let registered = 0;
+  /** @type {Map<string, number>} successful registrations by loopback origin */
+  const registeredByOrigin = new Map();
   /**
    * @param {any} ctx Koa context
    * @param {() => Promise<void>} next
    */
   return async function guardRegistration(ctx, next) {
     if (ctx.path !== path) return next();
-    const origin = ctx.get('Origin');
     ctx.vary('Origin');
-    if (ctx.method === 'OPTIONS' && origin && ctx.get('Access-Control-Request-Method')) {
-      ctx.set('Access-Control-Allow-Origin', origin);
+    const origin = ctx.get('Origin');
+    const fromPage = ctx.headers.origin !== undefined;
+    const fromLoopbackPage = fromPage && isLoopbackOrigin(origin);
+    if (fromLoopbackPage) ctx.set('Access-Control-Allow-Origin', origin);
+    if (ctx.method === 'OPTIONS' && fromPage && ctx.get('Access-Control-Request-Method')) {
+      if (!fromLoopbackPage) {
+        ctx.status = 403;
+        return undefined;
+      }
       ctx.set('Access-Control-Allow-Methods', 'POST');
       const requested = ctx.get('Access-Control-Request-Headers');
       if (requested) ctx.set('Access-Control-Allow-Headers', requested);
@@ -141,8 +168,11 @@ export function registrationGuard({ path, maxClients }) {
       ctx.status = 204;
       return undefined;
     }
-    if (origin) ctx.set('Access-Control-Allow-Origin', origin);
     if (ctx.method !== 'POST') return next();
+    if (fromPage && !fromLoopbackPage) {
+      refuse(ctx, 403, 'access_denied', 'registration from a web page is open to loopback origins only');
+      return undefined;
+    }
 
     const length = ctx.request.length;
     if (length === undefined) {
@@ -157,12 +187,21 @@ export function registrationGuard({ path, maxClients }) {
       refuse(ctx, 429, 'temporarily_unavailable', `this server has registered its limit of ${maxClients} clients; restart it`);
       return undefined;
     }
-    // Counted before the registration runs, so concurrent requests cannot pass the limit together.
+    const byOrigin = fromPage ? (registeredByOrigin.get(origin) ?? 0) : 0;
+    if (fromPage && byOrigin >= maxClientsPerOrigin) {
+      refuse(ctx, 429, 'temporarily_unavailable', `this server has registered its limit of ${maxClientsPerOrigin} clients for this origin; restart it`);
+      return undefined;
+    }
+    // Counted before the registration runs, so concurrent requests cannot pass the limits together.
     registered += 1;
+    if (fromPage) registeredByOrigin.set(origin, byOrigin + 1);
     try {
       await next();
     } finally {
-      if (ctx.status !== 201) registered -= 1;
+      if (ctx.status !== 201) {
+        registered -= 1;
+        if (fromPage) registeredByOrigin.set(origin, (registeredByOrigin.get(origin) ?? 1) - 1);
+      }
     }
     return undefined;
   };

@@ -273,20 +273,27 @@ export interface paths {
          *
          *     HTTP-level checks, in order, before any JSON-RPC handling: configuration (503),
          *     `Origin` (403 when present and not allowed), token (401; 403 for an OAuth/agent
-         *     token without a read scope), `X-Vault-Id` (400 malformed, 403 not allowed by the
-         *     token), body size (413 over 1 MiB; 400 `Request body could not be read` when the
-         *     client goes away mid-body), JSON syntax (400), batch (400), then the request id
-         *     (400 `-32600 Invalid request` unless an integer or a string of at most 128
-         *     characters) and the revision checks above. `Content-Type` must be
-         *     `application/json` (else 415).
+         *     token without a read scope), `X-Vault-Id` (400 malformed), body size (413 over
+         *     1 MiB; 400 `Request body could not be read` when the client goes away mid-body),
+         *     JSON syntax (400), batch (400), the JSON-RPC envelope and the request id (400
+         *     `-32600 Invalid request` unless an integer or a string of at most 128 characters;
+         *     400 `-32602 Invalid params` for positional params, or a `tools/call` whose params
+         *     are not an object with a string `name`), the revision checks above, the hosted
+         *     context (for a shared-secret token that carries none and `HOSTED_CONTEXT_URL` set:
+         *     401, 403 `Hosted access refused`, 502 `Invalid hosted context`, 503 `Hosted context
+         *     unavailable` with `Retry-After`; for a `tools/call` the Hub's 403 is instead the tool
+         *     error `Hosted access refused` inside a 200), the vault allowlist (403), then the
+         *     per-user rate limit (429). None of these refusals spends a budget. `Content-Type`
+         *     must be `application/json` (else 415).
          *
          *     The `id` (JSON-RPC 2.0 section 5): an answer carries the request's id whenever the
          *     body was read and the id is one answers may repeat (a safe integer, or a string of
          *     at most 128 characters): results, errors raised while the method ran, and refusals
          *     after the body was parsed (the envelope, the revision gate, the standard headers,
-         *     SDK refusals). Refusals before the body is read (configuration, `Origin`, token,
-         *     rate limit, vault, body size), a body that is not JSON, a batch, and an id that is
-         *     not acceptable answer `"id": null`. The id is never quoted in a message.
+         *     the hosted context, the vault allowlist, the rate limit, SDK refusals). Refusals
+         *     before the body is read (configuration, `Origin`, token, a malformed vault id, body
+         *     size), a body that is not JSON, a batch, and an id that is not acceptable answer
+         *     `"id": null`. The id is never quoted in a message.
          *
          *     Every JSON-RPC error leaving `/mcp` carries a fixed message; no SDK-generated text
          *     reaches a client and SDK `data` is dropped. The HTTP-level refusals above, 405 and
@@ -416,11 +423,13 @@ export interface paths {
          *     (`## 标题` as the first heading is `h2-heading-0001`).
          *
          *     Checks run in this order, and every refusal before the canister read makes no
-         *     upstream request: configuration (503), token (401, or 403 for an OAuth/agent token
-         *     without a read scope), per-user rate limit (429), role ACL (403), vault (400, 403),
-         *     path (400), one canister GET, then scope (a note outside the token's `scope` answers
-         *     404 exactly like a missing note) and the payload build (422, including an answer
-         *     that would be over 4 MiB).
+         *     canister request: configuration (503), token (401, or 403 for an OAuth/agent token
+         *     without a read scope), vault id (400), path (400), hosted context (for a shared-secret
+         *     token that carries none and `HOSTED_CONTEXT_URL` set: the Hub's answer, 401, 403,
+         *     502 or 503), vault allowlist (403), per-user rate limit (429), role ACL (403), one
+         *     canister GET, then scope (a note outside the principal's `scope` answers 404 exactly
+         *     like a missing note) and the payload build (422, including an answer that would be
+         *     over 4 MiB).
          */
         get: operations["getNoteOutline"];
         put?: never;
@@ -443,11 +452,13 @@ export interface paths {
          * @description The same headings as the outline, with the same ids (unique within the note only, see `/api/v1/note-outline`), nested: a heading becomes a child of the nearest preceding heading with a lower level. Same as the MCP tool `get_document_tree`.
          *
          *     Checks run in this order, and every refusal before the canister read makes no
-         *     upstream request: configuration (503), token (401, or 403 for an OAuth/agent token
-         *     without a read scope), per-user rate limit (429), role ACL (403), vault (400, 403),
-         *     path (400), one canister GET, then scope (a note outside the token's `scope` answers
-         *     404 exactly like a missing note) and the payload build (422, including an answer
-         *     that would be over 4 MiB).
+         *     canister request: configuration (503), token (401, or 403 for an OAuth/agent token
+         *     without a read scope), vault id (400), path (400), hosted context (for a shared-secret
+         *     token that carries none and `HOSTED_CONTEXT_URL` set: the Hub's answer, 401, 403,
+         *     502 or 503), vault allowlist (403), per-user rate limit (429), role ACL (403), one
+         *     canister GET, then scope (a note outside the principal's `scope` answers 404 exactly
+         *     like a missing note) and the payload build (422, including an answer that would be
+         *     over 4 MiB).
          */
         get: operations["getDocumentTree"];
         put?: never;
@@ -478,11 +489,13 @@ export interface paths {
          *     `null`.
          *
          *     Checks run in this order, and every refusal before the canister read makes no
-         *     upstream request: configuration (503), token (401, or 403 for an OAuth/agent token
-         *     without a read scope), per-user rate limit (429), role ACL (403), vault (400, 403),
-         *     path (400), one canister GET, then scope (a note outside the token's `scope` answers
-         *     404 exactly like a missing note) and the payload build (422, including an answer
-         *     that would be over 4 MiB).
+         *     canister request: configuration (503), token (401, or 403 for an OAuth/agent token
+         *     without a read scope), vault id (400), path (400), hosted context (for a shared-secret
+         *     token that carries none and `HOSTED_CONTEXT_URL` set: the Hub's answer, 401, 403,
+         *     502 or 503), vault allowlist (403), per-user rate limit (429), role ACL (403), one
+         *     canister GET, then scope (a note outside the principal's `scope` answers 404 exactly
+         *     like a missing note) and the payload build (422, including an answer that would be
+         *     over 4 MiB).
          */
         get: operations["getMetadataFacets"];
         put?: never;
@@ -513,11 +526,13 @@ export interface paths {
          *     by (`path`, `section_id`).
          *
          *     Checks run in this order, and every refusal before the canister read makes no
-         *     upstream request: configuration (503), token (401, or 403 for an OAuth/agent token
-         *     without a read scope), per-user rate limit (429), role ACL (403), vault (400, 403),
-         *     path (400), one canister GET, then scope (a note outside the token's `scope` answers
-         *     404 exactly like a missing note) and the payload build (422, including an answer
-         *     that would be over 4 MiB).
+         *     canister request: configuration (503), token (401, or 403 for an OAuth/agent token
+         *     without a read scope), vault id (400), path (400), hosted context (for a shared-secret
+         *     token that carries none and `HOSTED_CONTEXT_URL` set: the Hub's answer, 401, 403,
+         *     502 or 503), vault allowlist (403), per-user rate limit (429), role ACL (403), one
+         *     canister GET, then scope (a note outside the principal's `scope` answers 404 exactly
+         *     like a missing note) and the payload build (422, including an answer that would be
+         *     over 4 MiB).
          */
         get: operations["getSectionSource"];
         put?: never;
@@ -592,7 +607,7 @@ export interface components {
                 valid: boolean;
                 problems: {
                     /** @enum {unknown} */
-                    variable: "CANISTER_URL" | "CANISTER_AUTH_SECRET" | "SESSION_SECRET" | "HUB_JWT_SECRET" | "SESSION_SECRET_PREVIOUS" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE" | "CORS_ORIGINS" | "CANISTER_TIMEOUT_MS" | "OAUTH_AUTHORIZATION_SERVER" | "PUBLIC_ORIGIN" | "LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE" | "ENVIRONMENT" | "SCOOLING_SMOKE_ENABLED" | "SCOOLING_SMOKE_TOKEN" | "SERVER_CARD_NAME" | "SERVER_WEBSITE_URL" | "MCP_APPS_VIEW" | "RATE_LIMITER" | "PROTOCOL_RATE_LIMITER";
+                    variable: "CANISTER_URL" | "CANISTER_AUTH_SECRET" | "SESSION_SECRET" | "HUB_JWT_SECRET" | "SESSION_SECRET_PREVIOUS" | "JWT_JWKS_URL" | "HOSTED_CONTEXT_URL" | "JWT_ISSUER" | "JWT_AUDIENCE" | "CORS_ORIGINS" | "CANISTER_TIMEOUT_MS" | "OAUTH_AUTHORIZATION_SERVER" | "PUBLIC_ORIGIN" | "LEGACY_MCP_TOKENS_WITHOUT_AUDIENCE" | "ENVIRONMENT" | "SCOOLING_SMOKE_ENABLED" | "SCOOLING_SMOKE_TOKEN" | "SERVER_CARD_NAME" | "SERVER_WEBSITE_URL" | "MCP_APPS_VIEW" | "RATE_LIMITER" | "PROTOCOL_RATE_LIMITER";
                     /** @enum {unknown} */
                     reason: "missing" | "not_a_url" | "too_short" | "not_a_number" | "out_of_range" | "not_allowed" | "not_exact_origins" | "not_an_origin" | "not_an_issuer" | "not_https" | "no_verification_key" | "missing_binding" | "invalid";
                 }[];
@@ -645,7 +660,7 @@ export interface components {
         JsonRpcErrorObject: {
             code: number;
             /** @enum {unknown} */
-            message: "Parse error" | "Invalid request" | "Method not found" | "Invalid params" | "Unknown tool" | "Internal error" | "Bad request" | "Not acceptable: accept both application/json and text/event-stream" | "Unsupported media type: send application/json" | "Server error" | "Batch requests are not supported" | "Unauthorized" | "Forbidden" | "Forbidden origin" | "Access to this vault is not allowed." | "Invalid vault" | "Request body too large" | "Rate limit exceeded" | "Method not allowed" | "Service unavailable" | "Token verification unavailable" | "Not found" | "Request body could not be read" | "Unsupported protocol version" | "Request headers do not match the body" | "Missing required client capability" | "Missing MCP-Protocol-Version header" | "MCP-Protocol-Version header does not match the request" | "Missing Mcp-Method header" | "Mcp-Method header does not match the request" | "Missing Mcp-Name header" | "Mcp-Name header does not match the request" | "Invalid Mcp-Method header" | "Invalid Mcp-Name header" | "Missing protocol version in _meta";
+            message: "Parse error" | "Invalid request" | "Method not found" | "Invalid params" | "Unknown tool" | "Internal error" | "Bad request" | "Not acceptable: accept both application/json and text/event-stream" | "Unsupported media type: send application/json" | "Server error" | "Batch requests are not supported" | "Unauthorized" | "Forbidden" | "Forbidden origin" | "Access to this vault is not allowed." | "Invalid vault" | "Request body too large" | "Rate limit exceeded" | "Method not allowed" | "Service unavailable" | "Token verification unavailable" | "Hosted access refused" | "Hosted context unavailable" | "Invalid hosted context" | "Not found" | "Request body could not be read" | "Unsupported protocol version" | "Request headers do not match the body" | "Missing required client capability" | "Missing MCP-Protocol-Version header" | "MCP-Protocol-Version header does not match the request" | "Missing Mcp-Method header" | "Mcp-Method header does not match the request" | "Missing Mcp-Name header" | "Mcp-Name header does not match the request" | "Invalid Mcp-Method header" | "Invalid Mcp-Name header" | "Missing protocol version in _meta";
             /**
              * @description Only on `-32022`, the revisions the client may retry with and the one it asked for
              *     (repeated only when it is a token of at most 32 letters, digits, `.`, `_`, `-`), and
@@ -847,11 +862,13 @@ export interface components {
             };
         };
         /**
-         * @description Code `FORBIDDEN` with one of two messages. `Access to this vault is not allowed.`:
-         *     the vault is not in the token's `allowed_vault_ids` / `vault_ids` (no upstream
-         *     read). `Forbidden`: an `mcp_access`/`agent_access` token without a read scope (with
-         *     a `WWW-Authenticate` `insufficient_scope` challenge, no upstream read), or the
-         *     canister answered 401 or 403.
+         * @description Code `FORBIDDEN` with one of three messages. `Access to this vault is not allowed.`:
+         *     the vault is not on the principal's allowlist (the token's `allowed_vault_ids` /
+         *     `vault_ids`, or the Hub's hosted context; no upstream read). `Hosted access refused`:
+         *     the Hub's hosted-context endpoint refused this user hosted access to this vault (403;
+         *     no canister read). `Forbidden`: an `mcp_access`/`agent_access` token without a read
+         *     scope (with a `WWW-Authenticate` `insufficient_scope` challenge, no upstream read), or
+         *     the canister answered 401 or 403.
          */
         Forbidden: {
             headers: {
@@ -862,7 +879,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    error?: "Forbidden" | "Access to this vault is not allowed.";
+                    error?: "Forbidden" | "Access to this vault is not allowed." | "Hosted access refused";
                     /** @constant */
                     code?: "FORBIDDEN";
                 };
@@ -1088,7 +1105,10 @@ export interface components {
          *     a 3xx lands here too); its body is never read. `Invalid note response`: a 2xx body
          *     that is not a JSON object, or whose `body` is not a string (for a scoped token, 404
          *     unless the note's folder is in scope). `Bad Gateway`: the
-         *     canister could not be reached (connection or DNS failure).
+         *     canister could not be reached (connection or DNS failure). `Invalid hosted context`:
+         *     the Hub's hosted-context endpoint answered something that is not this token's context
+         *     for this vault (another `actor_sub`, a missing or mistyped field, a vault not on its
+         *     allowlist, a redirect, a status other than 200, 401, 403, 429 or 5xx; no canister read).
          */
         BadGateway: {
             headers: {
@@ -1097,7 +1117,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: string | ("Invalid note response" | "Bad Gateway");
+                    error?: string | ("Invalid note response" | "Bad Gateway" | "Invalid hosted context");
                     /** @constant */
                     code?: "BAD_GATEWAY";
                 };
@@ -1537,8 +1557,10 @@ export interface operations {
             };
             /**
              * @description Code `-32600` with one of: `Forbidden origin` (an `Origin` header that is not
-             *     allowed), `Access to this vault is not allowed.` (the token's vault allowlist),
-             *     `Forbidden` (an `mcp_access`/`agent_access` token without a read scope; carries
+             *     allowed), `Access to this vault is not allowed.` (the principal's vault allowlist),
+             *     `Hosted access refused` (the Hub's hosted-context endpoint refused this user this
+             *     vault; a `tools/call` gets the tool error instead), `Forbidden` (an
+             *     `mcp_access`/`agent_access` token without a read scope; carries
              *     `WWW-Authenticate: Bearer error="insufficient_scope", scope="vault:read", ...`).
              */
             403: {
@@ -1682,8 +1704,34 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             /**
-             * @description The Worker configuration is missing or invalid (message `Service unavailable`), or the
+             * @description The Hub's hosted-context endpoint answered something that is not this token's
+             *     context for this vault (message `Invalid hosted context`, code `-32600`); no
+             *     canister read.
+             */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Invalid hosted context"
+                     *       },
+                     *       "id": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                };
+            };
+            /**
+             * @description The Worker configuration is missing or invalid (message `Service unavailable`), the
              *     JWK set that verifies the token could not be fetched (message `Token verification
+             *     unavailable`, with `Retry-After`), or the Hub's hosted-context endpoint did not answer
+             *     in time, answered 5xx or 429, or could not be reached (message `Hosted context
              *     unavailable`, with `Retry-After`); code `-32600`.
              */
             503: {
@@ -1820,8 +1868,10 @@ export interface operations {
             };
             /**
              * @description Code `-32600` with one of: `Forbidden origin` (an `Origin` header that is not
-             *     allowed), `Access to this vault is not allowed.` (the token's vault allowlist),
-             *     `Forbidden` (an `mcp_access`/`agent_access` token without a read scope; carries
+             *     allowed), `Access to this vault is not allowed.` (the principal's vault allowlist),
+             *     `Hosted access refused` (the Hub's hosted-context endpoint refused this user this
+             *     vault; a `tools/call` gets the tool error instead), `Forbidden` (an
+             *     `mcp_access`/`agent_access` token without a read scope; carries
              *     `WWW-Authenticate: Bearer error="insufficient_scope", scope="vault:read", ...`).
              */
             403: {
@@ -1965,8 +2015,34 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             /**
-             * @description The Worker configuration is missing or invalid (message `Service unavailable`), or the
+             * @description The Hub's hosted-context endpoint answered something that is not this token's
+             *     context for this vault (message `Invalid hosted context`, code `-32600`); no
+             *     canister read.
+             */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Invalid hosted context"
+                     *       },
+                     *       "id": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                };
+            };
+            /**
+             * @description The Worker configuration is missing or invalid (message `Service unavailable`), the
              *     JWK set that verifies the token could not be fetched (message `Token verification
+             *     unavailable`, with `Retry-After`), or the Hub's hosted-context endpoint did not answer
+             *     in time, answered 5xx or 429, or could not be reached (message `Hosted context
              *     unavailable`, with `Retry-After`); code `-32600`.
              */
             503: {
@@ -2164,7 +2240,9 @@ export interface operations {
              *     (for example no `CANISTER_URL`, or a secret shorter than 32 characters); which value
              *     failed is never said. `Token verification unavailable`, with `Retry-After`: the JWK
              *     set that verifies the token could not be fetched (the server's fault, not the token's,
-             *     so no challenge is sent).
+             *     so no challenge is sent). `Hosted context unavailable`, with `Retry-After`: the Hub's
+             *     hosted-context endpoint did not answer in time, answered 5xx or 429, or could not be
+             *     reached (no canister read).
              */
             503: {
                 headers: {
@@ -2181,7 +2259,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "Hosted NoteOutline is not configured" | "Token verification unavailable";
+                        error?: "Hosted NoteOutline is not configured" | "Token verification unavailable" | "Hosted context unavailable";
                         /** @constant */
                         code?: "SERVICE_UNAVAILABLE";
                     };
@@ -2254,7 +2332,9 @@ export interface operations {
              *     (for example no `CANISTER_URL`, or a secret shorter than 32 characters); which value
              *     failed is never said. `Token verification unavailable`, with `Retry-After`: the JWK
              *     set that verifies the token could not be fetched (the server's fault, not the token's,
-             *     so no challenge is sent).
+             *     so no challenge is sent). `Hosted context unavailable`, with `Retry-After`: the Hub's
+             *     hosted-context endpoint did not answer in time, answered 5xx or 429, or could not be
+             *     reached (no canister read).
              */
             503: {
                 headers: {
@@ -2271,7 +2351,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "Hosted DocumentTree is not configured" | "Token verification unavailable";
+                        error?: "Hosted DocumentTree is not configured" | "Token verification unavailable" | "Hosted context unavailable";
                         /** @constant */
                         code?: "SERVICE_UNAVAILABLE";
                     };
@@ -2344,7 +2424,9 @@ export interface operations {
              *     (for example no `CANISTER_URL`, or a secret shorter than 32 characters); which value
              *     failed is never said. `Token verification unavailable`, with `Retry-After`: the JWK
              *     set that verifies the token could not be fetched (the server's fault, not the token's,
-             *     so no challenge is sent).
+             *     so no challenge is sent). `Hosted context unavailable`, with `Retry-After`: the Hub's
+             *     hosted-context endpoint did not answer in time, answered 5xx or 429, or could not be
+             *     reached (no canister read).
              */
             503: {
                 headers: {
@@ -2361,7 +2443,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "Hosted MetadataFacets is not configured" | "Token verification unavailable";
+                        error?: "Hosted MetadataFacets is not configured" | "Token verification unavailable" | "Hosted context unavailable";
                         /** @constant */
                         code?: "SERVICE_UNAVAILABLE";
                     };
@@ -2434,7 +2516,9 @@ export interface operations {
              *     (for example no `CANISTER_URL`, or a secret shorter than 32 characters); which value
              *     failed is never said. `Token verification unavailable`, with `Retry-After`: the JWK
              *     set that verifies the token could not be fetched (the server's fault, not the token's,
-             *     so no challenge is sent).
+             *     so no challenge is sent). `Hosted context unavailable`, with `Retry-After`: the Hub's
+             *     hosted-context endpoint did not answer in time, answered 5xx or 429, or could not be
+             *     reached (no canister read).
              */
             503: {
                 headers: {
@@ -2451,7 +2535,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "Hosted SectionSource is not configured" | "Token verification unavailable";
+                        error?: "Hosted SectionSource is not configured" | "Token verification unavailable" | "Hosted context unavailable";
                         /** @constant */
                         code?: "SERVICE_UNAVAILABLE";
                     };

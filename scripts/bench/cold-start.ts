@@ -153,7 +153,7 @@ interface Metafile {
   outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
 }
 
-/** The group of a bundle input: an npm package, the analysis, the rest of src. */
+/** The group of a bundle input: an npm package (the note-structure engine, a workspace, among them), the rest of src. */
 function moduleGroup(input: string): string {
   const file = input.replace(/\\/g, '/');
   const at = file.lastIndexOf('node_modules/');
@@ -161,7 +161,7 @@ function moduleGroup(input: string): string {
     const parts = file.slice(at + 'node_modules/'.length).split('/');
     return parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
   }
-  if (/(^|\/)src\/contracts\/analysis\//.test(file)) return 'src/contracts/analysis';
+  if (/(^|\/)packages\/note-structure\//.test(file)) return '@knowtation/note-structure';
   return /(^|\/)src\//.test(file) ? 'other src' : 'other';
 }
 

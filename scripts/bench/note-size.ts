@@ -2,8 +2,8 @@
  * Question: does a read's CPU grow linearly with the note, whatever its Markdown, and stay clear of
  * the platform's CPU limit at the largest note the Worker accepts?
  *
- * Every pathological shape (scripts/lib/markdown/pathological.ts: cmark's and md4c's pathological
- * tests and more), in each position a note can hold it (a full run; --quick: inline shapes in an ATX
+ * Every pathological shape (@knowtation/note-structure's PATHOLOGICAL_SHAPES: cmark's and md4c's
+ * pathological tests and more), in each position a note can hold it (a full run; --quick: inline shapes in an ATX
  * heading, block shapes as the whole note), and real notes joined (the shared corpus), at SIZES chars.
  * Each note is read through our Worker (REST section source: one analysis and the largest payload),
  * the sizes sampled in turn so a change in machine speed lands on all of them; per size, the median
@@ -14,7 +14,7 @@
  * request off with the platform's error, not ours); growth per doubling at most 2.3x, fitted on our
  * CPU per read, 2.0 being linear.
  */
-import { pathologicalNote, type Position, type Shape } from '../lib/markdown/pathological';
+import { pathologicalNote, type PathologicalPosition, type PathologicalShape } from '@knowtation/note-structure';
 import { answered, benchToken, cpuOf, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
 import { figure, firstLine, median, spreadOf, type Report, type Spread } from './report';
 import type { Check, Target } from './targets';
@@ -44,7 +44,7 @@ export const SIZE_TARGETS = {
 } as const satisfies Record<string, Target>;
 
 /** A pathological shape in one position: a row of the note-size and engine questions. */
-export type ShapeCase = { shape: Shape; position: Position };
+export type ShapeCase = { shape: PathologicalShape; position: PathologicalPosition };
 
 export interface NoteSizeOptions {
   quick: boolean;
@@ -92,7 +92,7 @@ export function fittedGrowth(points: ReadonlyArray<readonly [chars: number, ms: 
   return 2 ** (covariance / variance);
 }
 
-const POSITION: Record<Position, string> = { atx: 'in an ATX heading', setext: 'in a setext heading', paragraph: 'in a paragraph', block: 'as the note' };
+const POSITION: Record<PathologicalPosition, string> = { atx: 'in an ATX heading', setext: 'in a setext heading', paragraph: 'in a paragraph', block: 'as the note' };
 
 /** The rows' notes: a name and a body of each size. */
 function rowInputs(cases: ShapeCase[], corpus: BenchNote[]): { name: string; body: (chars: number) => string }[] {

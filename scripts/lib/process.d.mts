@@ -18,5 +18,8 @@ export function stopGroup(group: ProcessGroup, graceMs: number): Promise<void>;
 export function procStat(pid: number): Promise<{ comm: string; ppid: number; cpuTicks: number } | null>;
 export function workerdPids(isAncestor: (pid: number) => boolean | Promise<boolean>): Promise<number[]>;
 export function isWranglerDev(pid: number): Promise<boolean>;
+export function listeningPid(port: number): Promise<number | null>;
+export function nearestAncestor(pid: number, test: (pid: number) => boolean | Promise<boolean>): Promise<number | null>;
+export function wranglerDevServing(port: number): Promise<number | null>;
 export function cpuMs(pids: number[]): Promise<number>;
 export function rssKiB(pid: number): Promise<number | null>;

@@ -6,7 +6,7 @@
  * workerd helpers find nothing.
  */
 import { spawn } from 'node:child_process';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, readlink } from 'node:fs/promises';
 
 /** Linux /proc counts CPU time in clock ticks of 10 ms. */
 const MS_PER_TICK = 10;
@@ -154,6 +154,62 @@ export async function workerdPids(isAncestor) {
   const workerd = pids.filter((_pid, index) => stats[index]?.comm.includes('workerd'));
   const keep = await Promise.all(workerd.map((pid) => descendsFrom(pid, isAncestor)));
   return workerd.filter((_pid, index) => keep[index]);
+}
+
+/**
+ * The process listening on a local TCP port (IPv4 or IPv6), found as the owner of the listening
+ * socket of /proc/net/tcp{,6} among the socket links of /proc/<pid>/fd; null when none is visible
+ * (no /proc, nothing listening, or a process of another user).
+ * @param {number} port
+ * @returns {Promise<number | null>}
+ */
+export async function listeningPid(port) {
+  const inodes = new Set();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const text = await readFile(table, 'utf8').catch(() => '');
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is HEXADDR:HEXPORT, state 0A is LISTEN, field 9 is the socket's inode.
+      if (fields.length > 9 && fields[3] === '0A' && parseInt(fields[1].split(':')[1] ?? '', 16) === port) inodes.add(`socket:[${fields[9]}]`);
+    }
+  }
+  if (inodes.size === 0) return null;
+  for (const pid of await allPids()) {
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+    for (const fd of fds) {
+      if (inodes.has(await readlink(`/proc/${pid}/fd/${fd}`).catch(() => ''))) return pid;
+    }
+  }
+  return null;
+}
+
+/**
+ * The nearest process up the parent chain from pid, pid itself first, that satisfies test; null
+ * when none does.
+ * @param {number} pid
+ * @param {(pid: number) => boolean | Promise<boolean>} test
+ * @returns {Promise<number | null>}
+ */
+export async function nearestAncestor(pid, test) {
+  let current = pid;
+  for (let depth = 0; current > 0 && depth <= MAX_ANCESTRY; depth += 1) {
+    if (await test(current)) return current;
+    const parent = (await procStat(current))?.ppid;
+    if (parent === undefined) return null;
+    current = parent;
+  }
+  return null;
+}
+
+/**
+ * The `wrangler dev` serving a local port: the one above the workerd that listens on it. Its
+ * workerd descendants are that Worker's, and no other stack's (another npm start, a test run).
+ * @param {number} port
+ * @returns {Promise<number | null>}
+ */
+export async function wranglerDevServing(port) {
+  const listener = await listeningPid(port);
+  return listener === null ? null : nearestAncestor(listener, isWranglerDev);
 }
 
 /**

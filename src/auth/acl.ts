@@ -1,45 +1,33 @@
 /**
- * Role -> tool ACL, complete as in the reference (REFERENCE-CONTRACTS 6.2),
- * so later tools slot in. Each contract's tool joins the set its registry
- * entry names (`acl`); the four body-free contracts are read tools and
- * therefore open to every role, including the fallback for unknown roles.
+ * The role ACL of what this Worker serves, and only that: which of the registry's contracts a role
+ * may read. The Hub's full table of tools and roles is its gateway's (aaronrene/knowtation,
+ * hub/gateway/mcp-tool-acl.mjs): there the four body-free contracts are read tools, and every role
+ * holds the read tools, so here every role reads all four. A role the table does not name (the
+ * bridge's `member`, a missing claim) is the viewer, as the gateway's fallback is its read set.
  */
-import { CONTRACTS } from '../contracts/registry';
-
-const CONTRACT_READ_TOOLS = CONTRACTS.filter((contract) => contract.acl === 'read').map((contract) => contract.tool);
-
-export const READ_TOOLS = [
-  'search',
-  'get_note',
-  ...CONTRACT_READ_TOOLS,
-  'list_notes',
-  'relate',
-  'backlinks',
-  'extract_tasks',
-  'cluster',
-  'tag_suggest',
-  'summarize',
-  'enrich',
-];
-
-export const WRITE_TOOLS = [...READ_TOOLS, 'write', 'hub_create_proposal', 'capture', 'transcribe', 'vault_sync'];
-
-export const ADMIN_TOOLS = [...WRITE_TOOLS, 'index', 'export', 'import', 'import_url'];
+import { CONTRACTS, type ContractSpec } from '../contracts/registry';
 
 export type Role = 'viewer' | 'editor' | 'evaluator' | 'admin';
+/** What a contract's registry entry requires (`acl`). */
+type Access = ContractSpec['acl'];
 
-const TOOLS_BY_ROLE: Record<Role, ReadonlySet<string>> = {
-  viewer: new Set(READ_TOOLS),
-  editor: new Set(WRITE_TOOLS),
-  evaluator: new Set(WRITE_TOOLS),
-  admin: new Set(ADMIN_TOOLS),
+const ACCESS_BY_ROLE: Record<Role, readonly Access[]> = {
+  viewer: ['read'],
+  editor: ['read'],
+  evaluator: ['read'],
+  admin: ['read'],
 };
 
-/** Any role claim other than the four known ones gets the viewer set. */
+/** Any role claim other than the four known ones gets the viewer's access. */
 export function normalizeRole(claim: unknown): Role {
   return claim === 'editor' || claim === 'evaluator' || claim === 'admin' || claim === 'viewer' ? claim : 'viewer';
 }
 
-export function isToolAllowed(role: Role, tool: string): boolean {
-  return TOOLS_BY_ROLE[role].has(tool);
+const CONTRACTS_BY_ROLE = Object.fromEntries(
+  (Object.keys(ACCESS_BY_ROLE) as Role[]).map((role) => [role, Object.freeze(CONTRACTS.filter((contract) => ACCESS_BY_ROLE[role].includes(contract.acl)))]),
+) as unknown as Record<Role, readonly ContractSpec[]>;
+
+/** The contracts a role may read, in registry order: its REST routes and MCP tools. */
+export function contractsForRole(role: Role): readonly ContractSpec[] {
+  return CONTRACTS_BY_ROLE[role];
 }

@@ -2,8 +2,10 @@
  * The trust boundary: a bearer JWT in, a Principal or a typed refusal out.
  * HMAC algorithms are verified only with the configured secrets and
  * asymmetric ones only with the JWK set, so `none` and key confusion cannot
- * pass. All hosted context (role, vault allowlist, canister user, scope)
- * comes from the signed claims: no session store and no bridge call.
+ * pass. The hosted context (role, vault allowlist, canister user, scope)
+ * comes from the signed claims when the token carries it (HOSTED_CONTEXT_CLAIMS);
+ * a shared-secret token that carries none is marked for the Hub to be asked
+ * (hosted-context.ts, in the gate), never a session store.
  * OAuth access tokens (`mcp_access`, and RFC 9068 `at+jwt` tokens) are
  * accepted only for the resource they were issued for (RFC 8707), and a
  * token from the JWK set only as an RFC 9068 access token or as a token for
@@ -45,6 +47,13 @@ export interface HostedScope {
   readonly folders: readonly string[];
 }
 
+/**
+ * Where a principal's role, canister user, vault allowlist and scope come from: the token's own
+ * claims, the Hub's hosted-context endpoint, or the defaults (the token's sub and role claim, no
+ * allowlist, no scope) when neither applies.
+ */
+export type ContextSource = 'token' | 'hub' | 'defaults';
+
 /** Immutable: one principal may answer many requests (accepted-tokens.ts). */
 export interface Principal {
   readonly sub: string;
@@ -57,6 +66,22 @@ export interface Principal {
   readonly allowedVaultIds: readonly string[] | null;
   /** Non-empty hosted scope, or null when the principal is unscoped. */
   readonly scope: HostedScope | null;
+  readonly context: ContextSource;
+}
+
+/**
+ * The claims that make a token carry its own hosted context, with `scope` when it is an object.
+ * Any one of them present makes the token the whole statement (a missing one takes its default);
+ * `role` alone does not count, as the Hub's session token carries the gateway's own role
+ * ('member' or 'admin'), not the workspace's.
+ */
+export const HOSTED_CONTEXT_CLAIMS = ['effective_canister_user_id', 'allowed_vault_ids', 'vault_ids', 'hosted_scope'] as const;
+
+/** The hosted-context claims a payload carries (HOSTED_CONTEXT_CLAIMS, and `scope` when it is an object). */
+export function hostedContextClaims(payload: Record<string, unknown>): string[] {
+  const present: string[] = HOSTED_CONTEXT_CLAIMS.filter((name) => payload[name] !== undefined);
+  if (payload.scope !== null && typeof payload.scope === 'object') present.push('scope');
+  return present;
 }
 
 const stringList = z.array(z.string());
@@ -269,8 +294,15 @@ function audienceList(aud: string | string[] | undefined): string[] {
   return aud === undefined ? [] : Array.isArray(aud) ? aud : [aud];
 }
 
-/** A verified principal, or the refusal as the surfaces answer it and the reason the log line records. */
-export type Authentication = { ok: true; principal: Principal } | { ok: false; error: ReadError; reason: TokenRefusal };
+/**
+ * A verified principal, or the refusal as the surfaces answer it and the reason the log line
+ * records. `token` is the compact JWS; `askHub` is true when the principal carries the defaults
+ * only because its shared-secret token carries no hosted context and HOSTED_CONTEXT_URL is set:
+ * then the gate must replace them with the Hub's answer before anything is read.
+ */
+export type Authentication =
+  | { ok: true; principal: Principal; token: string; askHub: boolean }
+  | { ok: false; error: ReadError; reason: TokenRefusal };
 
 /**
  * Authenticates one credential (an Authorization header value) for one protected resource at
@@ -292,12 +324,18 @@ export async function authenticate(
   if (!token.ok) return refusedAs(token.reason, authorization);
   const now = Math.floor(nowSeconds);
   const remembered = remember ? acceptedPrincipal<Principal>(config, resource.id, token.value, now) : null;
-  if (remembered) return { ok: true, principal: remembered };
+  // Only shared-secret tokens are remembered, so a remembered default context is one the Hub may be asked for.
+  if (remembered) return { ok: true, principal: remembered, token: token.value, askHub: asksHub(remembered, false, config) };
   const accepted = await principalFrom(token.value, config, resource, now);
   if (!accepted.ok) return refusedAs(accepted.reason, authorization);
   const { principal, window, viaKeySet } = accepted.value;
   if (remember && !viaKeySet) rememberAccepted(config, resource.id, token.value, principal, window, now);
-  return { ok: true, principal };
+  return { ok: true, principal, token: token.value, askHub: asksHub(principal, viaKeySet, config) };
+}
+
+/** The Hub is asked only for a shared-secret token (the Hub verifies it with the same secret) without hosted context claims. */
+function asksHub(principal: Principal, viaKeySet: boolean, config: Config): boolean {
+  return principal.context === 'defaults' && !viaKeySet && config.hostedContextUrl !== undefined;
 }
 
 /** A refusal as the surfaces answer it: 403 for a missing read scope, 503 for an unavailable key set, else 401. */
@@ -428,6 +466,7 @@ async function principalFrom(
     canisterUserId: canisterUser ? canisterUser : claims.sub,
     allowedVaultIds: allowedVaultIds && Object.freeze([...allowedVaultIds]),
     scope: scope.value && Object.freeze({ projects: Object.freeze([...scope.value.projects]), folders: Object.freeze([...scope.value.folders]) }),
+    context: hostedContextClaims(claims).length > 0 ? 'token' : 'defaults',
   });
   return accept({ principal, window: acceptanceWindow(payload), viaKeySet: verified.value.viaKeySet });
 }

@@ -4,8 +4,8 @@
  *
  * Decision of record: recover an object exactly when
  * either reference decoder would, and never when neither would. The two
- * references (REFERENCE-CONTRACTS 1.4) are mirrored below as two small
- * functions, each returning the object it recovers or null where the
+ * references, the Knowtation hosted server's MCP and REST decoders, are
+ * mirrored below as two small functions, each returning the object it recovers or null where the
  * reference falls back to `{}`; the decoder is "the first that yields an
  * object", else `{}`. Callers read only the fields their contract names.
  *

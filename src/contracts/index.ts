@@ -26,5 +26,6 @@ export {
 export type { Outline, OutlineHeading, TreeNode } from './outline';
 export { jsonStringBytes, jsonValueBytes } from './payload-size';
 export { ContractError, type ContractErrorKind } from './errors';
-export { MAX_NOTE_INPUT_CHARS, MAX_NOTE_HEADINGS, type NoteStructure, type HeadingInfo, type BlockInfo } from './analysis/structure';
+export { MAX_NOTE_HEADINGS } from './outline';
+export { MAX_NOTE_INPUT_CHARS, type NoteStructure, type HeadingInfo, type BlockInfo } from '@knowtation/note-structure';
 export * from './types';

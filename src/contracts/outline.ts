@@ -4,10 +4,13 @@
  * with their ids, and whether later headings were cut. Built once per note
  * from the analysis; each contract then shapes it into its own payload.
  */
+import type { StructureColumns } from '@knowtation/note-structure';
 import { normalizeOutlinePath, posixBasename } from './paths';
-import { MAX_NOTE_HEADINGS, type StructureColumns } from './analysis/structure';
 import { jsString, normalizeSlug } from './slug';
 import type { Frontmatter } from './types';
+
+/** The outline publishes at most this many headings, the first ones; later ones only set `truncated`. */
+export const MAX_NOTE_HEADINGS = 500;
 
 export interface OutlineHeading {
   level: number;

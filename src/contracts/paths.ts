@@ -1,7 +1,8 @@
 /**
- * Vault-relative path rules of the reference builders (REFERENCE-CONTRACTS
- * 1.7 and 6.4). Every rejection is a ContractError('InvalidPath') whose
- * message never contains the rejected input.
+ * Vault-relative path rules of the Knowtation hosted server's builders and
+ * of its tool flow (each rule below names where it applies). Every rejection
+ * is a ContractError('InvalidPath') whose message never contains the
+ * rejected input.
  */
 import { invalidPath } from './errors';
 
@@ -41,7 +42,7 @@ export function normalizeTreePath(raw: unknown): string {
 }
 
 /**
- * Hosted pre-normalizer (6.4), applied before any upstream read: trim,
+ * Hosted pre-normalizer (the tool flow's), applied before any upstream read: trim,
  * backslashes to '/', no leading '/', no drive letter, no '..' segment,
  * empty segments dropped. '.' segments are kept.
  */

@@ -17,9 +17,8 @@
  */
 import { conformsTo } from './output-conformance';
 import { ContractError } from './errors';
-import { analyzeNoteColumns } from './analysis/analyze';
-import { MAX_NOTE_HEADINGS, columnsOf, type NoteStructure, type StructureColumns } from './analysis/structure';
-import { outlineFromColumns, treeNodeCount, type Outline } from './outline';
+import { MAX_NOTE_INPUT_CHARS, analyzeNoteColumns, columnsOf, type NoteStructure, type StructureColumns } from '@knowtation/note-structure';
+import { MAX_NOTE_HEADINGS, outlineFromColumns, treeNodeCount, type Outline } from './outline';
 import { normalizeOutlinePath } from './paths';
 import { jsonValueBytes } from './payload-size';
 import { NOTE_OUTLINE_SCHEMA, noteOutlineBytes, noteOutlineFromOutline, type NoteOutline } from './note-outline';
@@ -37,7 +36,7 @@ import type { Frontmatter, PayloadBase } from './types';
 /** 4 MiB: the largest serialized payload any route or tool answers with. */
 export const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024;
 
-/** A Markdown analyzer: the linear one on the request path, the micromark oracle in tests and the bench. */
+/** A Markdown analyzer: the note-structure engine on the request path; any analysis answering a NoteStructure in tests. */
 export type ColumnsAnalyzer = (body: string, headingTextLimit: number) => StructureColumns;
 
 /** What a metadata contract is assembled from: the note's path and decoded frontmatter, never its body. */
@@ -202,7 +201,7 @@ export function conformsToOutputSchema(payload: unknown): boolean {
 /** The request path's analyzer: the linear analysis, heading texts computed for the headings answered. */
 export const linearAnalyzer: ColumnsAnalyzer = (body, headingTextLimit) => analyzeNoteColumns(body, headingTextLimit);
 
-/** An analysis that answers a NoteStructure (the micromark oracle, analyzeNote) as a ColumnsAnalyzer. */
+/** An analysis that answers a NoteStructure (analyzeNote, or one built by hand) as a ColumnsAnalyzer. */
 export function structureAnalyzer(analyze: (body: string) => NoteStructure): ColumnsAnalyzer {
   return (body) => columnsOf(analyze(body));
 }
@@ -238,6 +237,8 @@ export function buildContract(
   let sized: SizedPayload;
   if (spec.readsBody) {
     normalizeOutlinePath(path);
+    // The engine refuses a body over its cap too; the contract refuses it first, as NoteTooLarge.
+    if (body.length > MAX_NOTE_INPUT_CHARS) throw new ContractError('NoteTooLarge');
     const structure = analyze(body, MAX_NOTE_HEADINGS);
     sized = spec.assemble({ path, frontmatter, body, structure, outline: outlineFromColumns(path, frontmatter, structure) });
   } else {

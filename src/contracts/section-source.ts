@@ -4,7 +4,7 @@
  * (`body_available`). No text, offset, length or snippet of the body is
  * ever placed in the payload.
  */
-import type { StructureColumns } from './analysis/structure';
+import type { StructureColumns } from '@knowtation/note-structure';
 import { nestHeadings, type Outline, type TreeNode } from './outline';
 import { normalizeTreePath } from './paths';
 import { arrayBytes, boolBytes, jsonStringBytes, measureOutline, nullableStringBytes, objectOverhead } from './payload-size';

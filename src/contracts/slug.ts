@@ -3,9 +3,8 @@
  * [a-z0-9-] becomes '-', runs collapse, one '-' trimmed at each end.
  * No transliteration, so 'é' and every astral character vanish into '-'.
  */
-import { asciiBytesOf } from './analysis/utf16-units';
-
 const ASCII = new TextDecoder();
+const UTF8 = typeof TextEncoder === 'function' ? new TextEncoder() : null;
 
 const DASH = 45;
 const LOWER_I = 105;
@@ -50,6 +49,18 @@ function shortSlug(value: string): string {
   const slug = String.fromCharCode.apply(null, SHORT_SCRATCH.subarray(0, length) as unknown as number[]);
   SHORT_SCRATCH.fill(0, 0, length);
   return slug;
+}
+
+/**
+ * `text` as one byte per code unit when every unit is ASCII, else null: TextEncoder writes an ASCII
+ * unit as one byte and every other char as 2-3 bytes per UTF-16 unit (a lone surrogate as U+FFFD,
+ * 3 bytes), never half a char, so the bytes run out before the units do. A non-ASCII text costs
+ * one partial encode before the caller's other path.
+ */
+export function asciiBytesOf(text: string): Uint8Array | null {
+  if (UTF8 === null) return null;
+  const bytes = new Uint8Array(text.length);
+  return UTF8.encodeInto(text, bytes).read === text.length ? bytes : null;
 }
 
 function longSlug(value: string): string {

@@ -7,8 +7,8 @@
  */
 import type { Config } from '../config';
 import { metadataUrlOf, publicOrigin, READ_SCOPE } from '../auth/resource';
-import { outcomeCode, type ReadError } from '../errors';
-import { RATE_LIMIT_RETRY_AFTER_SECONDS } from '../rate-limit';
+import { outcomeCode } from '../errors';
+import { takeDiscoveryLimit } from '../rate-limit';
 import type { Handled } from '../log';
 import type { RouteContext, RouteHandler } from './context';
 import { SERVED_REVISIONS } from './mcp-era';
@@ -214,20 +214,11 @@ async function publicDocument(request: Request, body: string, contentType: strin
   return new Response(body, { status: 200, headers: { ...headers, 'Content-Type': contentType } });
 }
 
-/** The address a request comes from, as Cloudflare reports it; requests without one share one budget. */
-function clientAddress(request: Request): string {
-  return request.headers.get('CF-Connecting-IP')?.trim() || 'unknown';
-}
-
-/**
- * discovery.md, Denial of Service: each client address has a budget on PROTOCOL_RATE_LIMITER under
- * its own key prefix, apart from every user's. A refusal is the REST 429 with Retry-After.
- */
+/** The client's discovery budget (rate-limit.ts); a refusal is the REST 429 with Retry-After. */
 async function refusedForRate(config: Config, request: Request): Promise<Handled | null> {
-  const address = request.headers.get('CF-Connecting-IP')?.trim() || 'unknown';
-  if (!config.protocolRateLimiter || (await config.protocolRateLimiter.limit({ key: `discovery:${address}` })).success) return null;
-  const error: ReadError = { kind: 'RateLimited', retryAfterSeconds: RATE_LIMIT_RETRY_AFTER_SECONDS };
-  return { response: restErrorResponse(error, null), facts: { outcome: outcomeCode(error) } };
+  const spent = await takeDiscoveryLimit(config, request);
+  if (spent.ok) return null;
+  return { response: restErrorResponse(spent.error, null), facts: { outcome: outcomeCode(spent.error) } };
 }
 
 /** A public document route: configuration, the client's budget, then the document built from PUBLIC_ORIGIN. */

@@ -20,14 +20,12 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { CONTRACTS, contractForTool } from '../contracts/registry';
-import { isToolAllowed } from '../auth/acl';
-import type { Principal } from '../auth/jwt';
+import type { ContractSpec } from '../contracts/registry';
+import type { Config } from '../config';
 import { mcpToolErrorMessage, outcomeCode, type ReadError } from '../errors';
-import type { AdmittedRequest } from '../gate';
-import type { LogFacts } from '../log';
+import type { Exchange } from './mcp-exchange';
 import { readContract } from '../read-note';
-import { EMBED_MIN_CHARS, embedPayload, payloadStandIns, type PayloadStandIns } from './mcp-payload';
+import { EMBED_MIN_CHARS, embedPayload, payloadStandIns } from './mcp-payload';
 import { UNKNOWN_TOOL_MESSAGE, withFixedErrorMessage } from './mcp-messages';
 import { serverInfo } from './server-identity';
 import { VIEW_EXTENSION_ID, VIEW_RESOURCE, VIEW_URI, declaresView, readViewHtml, viewReadResult, viewToolMeta } from './mcp-view';
@@ -60,9 +58,9 @@ const INPUT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** The tools a role may call, one per contract in the registry; `withView` names the MCP Apps view in each (mcp-view.ts). */
-export function toolDefinitions(principal: Principal, withView = false): Tool[] {
-  return CONTRACTS.filter((contract) => isToolAllowed(principal.role, contract.tool)).map((contract) => ({
+/** The tools of the contracts a role may read (gate.ts decides them); `withView` names the MCP Apps view in each (mcp-view.ts). */
+export function toolDefinitions(contracts: readonly ContractSpec[], withView = false): Tool[] {
+  return contracts.map((contract) => ({
     name: contract.tool,
     title: contract.title,
     description: contract.description,
@@ -78,37 +76,11 @@ function serverCapabilities(viewOn: boolean) {
   return viewOn ? { tools: {}, resources: {}, extensions: { [VIEW_EXTENSION_ID]: {} } } : { tools: {} };
 }
 
-/** What one exchange (one POST, one JSON-RPC message) needs to know about itself. */
-export interface Exchange {
-  /** What the gate admitted: principal, vault, resource; the budget is already spent. */
-  admitted: AdmittedRequest;
-  request: Request;
-  /** The message as JSON.parse produced it: own keys the SDK's schema parsing may drop are still here. */
-  rawMessage: unknown;
-  /** Set when tools/call answered with the unknown-tool error. */
-  unknownTool: boolean;
-  /** Set when any JSON-RPC error left through the server. */
-  rpcError: boolean;
-  /** A tools/call's log facts: the tool (op), its outcome and, for a read, the read's facts. */
-  toolFacts?: LogFacts;
-  /** The one serialization of a successful tool payload, embedded as-is in the answer (mcp-payload.ts). */
-  payloadText?: string;
-  /** The stand-ins the SDK serialized in place of that payload. */
-  standIns?: PayloadStandIns;
-}
-
 function toolError(error: ReadError): CallToolResult {
   return {
     content: [{ type: 'text', text: JSON.stringify({ error: mcpToolErrorMessage(error), code: 'UPSTREAM_ERROR' }) }],
     isError: true,
   };
-}
-
-/** The tool arguments exactly as sent: own keys of the parsed JSON, `__proto__` and `constructor` included. */
-function rawToolArguments(rawMessage: unknown): unknown {
-  const params = (rawMessage as { params?: unknown } | null)?.params;
-  if (params === null || typeof params !== 'object' || !Object.hasOwn(params, 'arguments')) return {};
-  return (params as { arguments: unknown }).arguments;
 }
 
 /**
@@ -118,7 +90,7 @@ function rawToolArguments(rawMessage: unknown): unknown {
  */
 class ExchangeServer extends Server {
   constructor(private readonly exchange: Exchange) {
-    const { resource, config } = exchange.admitted;
+    const { resource, config } = exchange.setting;
     super(serverInfo(resource.origin, config.websiteUrl), { capabilities: serverCapabilities(config.mcpAppsView !== null), instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   }
 
@@ -144,11 +116,13 @@ class ExchangeServer extends Server {
 }
 
 /**
- * The MCP Apps view's two methods. The page is static: reading it spends only the protocol budget
- * the gate already took, and never calls the canister.
+ * The resource methods, served with the view: its list and its read, and the (empty) template list
+ * every server declaring `resources` answers. The page is static: reading it spends only the
+ * protocol budget the gate already took, and never calls the canister.
  */
-function serveView(server: ExchangeServer, view: NonNullable<AdmittedRequest['config']['mcpAppsView']>): void {
+function serveView(server: ExchangeServer, view: NonNullable<Config['mcpAppsView']>): void {
   server.setRequestHandler('resources/list', () => ({ resources: [VIEW_RESOURCE] }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', async ({ params }) => {
     // The requested URI is never quoted back: any other URI is the fixed Invalid params.
     if (params.uri !== VIEW_URI) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params');
@@ -159,43 +133,38 @@ function serveView(server: ExchangeServer, view: NonNullable<AdmittedRequest['co
 }
 
 function buildServer(exchange: Exchange, era: 'legacy' | 'modern'): ExchangeServer {
-  const { admitted } = exchange;
-  const { principal } = admitted;
-  const view = admitted.config.mcpAppsView;
+  const { config, contracts } = exchange.setting;
+  const view = config.mcpAppsView;
   const server = new ExchangeServer(exchange);
   // A 2025-era request cannot say what its client declared at initialize (no session); a 2026-07-28 one says it itself.
   const withView = view !== null && (era === 'legacy' || declaresView(exchange.rawMessage));
-  server.setRequestHandler('tools/list', () => ({ tools: toolDefinitions(principal, withView) }));
+  server.setRequestHandler('tools/list', () => ({ tools: toolDefinitions(contracts, withView) }));
   if (view !== null) serveView(server, view);
-  server.setRequestHandler('tools/call', async ({ params }) => {
-    const contract = contractForTool(params.name);
-    // A tool outside the role's set is indistinguishable from one that does not exist.
-    if (!contract || !isToolAllowed(principal.role, params.name)) {
-      exchange.toolFacts = { op: 'unknown_tool', outcome: 'UNKNOWN_TOOL' };
-      exchange.unknownTool = true;
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, UNKNOWN_TOOL_MESSAGE);
-    }
-    const refuseArguments = (error: ReadError): CallToolResult => {
-      exchange.toolFacts = { op: params.name, outcome: outcomeCode(error) };
-      return toolError(error);
-    };
-    // Own keys of the raw JSON: the SDK's parsed copy can lose a `__proto__` key.
-    const args = rawToolArguments(exchange.rawMessage);
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) return refuseArguments({ kind: 'InvalidArguments' });
-    if (Object.keys(args).some((key) => key !== 'path')) return refuseArguments({ kind: 'InvalidArguments' });
-    const path = (args as { path?: unknown }).path;
-    if (typeof path !== 'string') return refuseArguments({ kind: 'InvalidPath' });
-
-    const read = await readContract(admitted, contract, path);
-    exchange.toolFacts = { op: params.name, ...read.facts };
-    const result = read.result;
-    if (!result.ok) return toolError(result.error);
-    const text = JSON.stringify(result.value);
-    // A large payload leaves as `text` itself (ExchangeServer.outgoing, mcp-payload.ts); a small one costs less to serialize again.
-    if (text.length > EMBED_MIN_CHARS) exchange.payloadText = text;
-    return { content: [{ type: 'text', text }], structuredContent: result.value as unknown as Record<string, unknown> };
-  });
+  server.setRequestHandler('tools/call', async ({ params }) => callTool(exchange, params.name));
   return server;
+}
+
+/** A tools/call, as its plan says: the unknown-tool error, a tool error, or the shared read. */
+async function callTool(exchange: Exchange, tool: string): Promise<CallToolResult> {
+  const { plan, admitted } = exchange;
+  if (plan === null || plan.kind === 'unknown_tool') {
+    exchange.toolFacts = { op: 'unknown_tool', outcome: 'UNKNOWN_TOOL' };
+    exchange.unknownTool = true;
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, UNKNOWN_TOOL_MESSAGE);
+  }
+  if (plan.kind === 'tool_error' || admitted === null) {
+    const error: ReadError = plan.kind === 'tool_error' ? plan.error : { kind: 'Runtime' };
+    exchange.toolFacts = { op: tool, outcome: outcomeCode(error) };
+    return toolError(error);
+  }
+  const read = await readContract(admitted, plan.note);
+  exchange.toolFacts = { op: tool, ...read.facts };
+  const result = read.result;
+  if (!result.ok) return toolError(result.error);
+  const text = JSON.stringify(result.value);
+  // A large payload leaves as `text` itself (ExchangeServer.outgoing, mcp-payload.ts); a small one costs less to serialize again.
+  if (text.length > EMBED_MIN_CHARS) exchange.payloadText = text;
+  return { content: [{ type: 'text', text }], structuredContent: result.value as unknown as Record<string, unknown> };
 }
 
 /**

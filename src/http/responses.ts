@@ -4,7 +4,7 @@
  * challenge. Error bodies are always {"error","code"} with fixed texts.
  */
 import type { Config } from '../config';
-import { AUTH_UNAVAILABLE_RETRY_AFTER_SECONDS, restError, type ReadError } from '../errors';
+import { AUTH_UNAVAILABLE_RETRY_AFTER_SECONDS, HOSTED_CONTEXT_RETRY_AFTER_SECONDS, restError, type ReadError } from '../errors';
 import { READ_SCOPE, type ProtectedResource } from '../auth/resource';
 
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -86,7 +86,7 @@ export function bearerChallenge(error: ReadError, resource: ProtectedResource): 
 
 /**
  * Headers a typed failure carries on either surface: the Bearer challenge (when the route is a
- * protected resource), Retry-After for a rate-limit refusal.
+ * protected resource), Retry-After for a refusal a retry can cure (a spent budget, an outage).
  */
 export function errorHeaders(error: ReadError, resource: ProtectedResource | null): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -94,6 +94,7 @@ export function errorHeaders(error: ReadError, resource: ProtectedResource | nul
   if (challenge) headers['WWW-Authenticate'] = challenge;
   if (error.kind === 'RateLimited') headers['Retry-After'] = String(error.retryAfterSeconds);
   if (error.kind === 'AuthUnavailable') headers['Retry-After'] = String(AUTH_UNAVAILABLE_RETRY_AFTER_SECONDS);
+  if (error.kind === 'HostedContextUnavailable') headers['Retry-After'] = String(HOSTED_CONTEXT_RETRY_AFTER_SECONDS);
   return headers;
 }
 

@@ -4,16 +4,17 @@
  *
  * Off (a plain 404) unless SCOOLING_SMOKE_ENABLED=true and ENVIRONMENT is
  * local or staging. The bridge owns its upstream credential
- * (SCOOLING_SMOKE_TOKEN, verified like any bearer token), so a request that
+ * (SCOOLING_SMOKE_TOKEN, verified like any bearer token), which alone names
+ * the vault it reads (a caller's X-Vault-Id is ignored), so a request that
  * carries its own Authorization or Cookie is refused. The
  * payload is validated against its schema before it is returned, with no envelope.
  */
 import { outcomeCode, type ReadError } from '../errors';
-import { gateRefusalFacts, gateRestRead } from '../gate';
+import { gateRefusalFacts } from '../gate';
 import type { Handled, LogFacts } from '../log';
 import { readContract } from '../read-note';
 import { BRIDGED_CONTRACT, conformsToOutputSchema } from '../contracts/registry';
-import { singlePathParam } from './query';
+import { gateNoteRead } from './rest';
 import type { RouteContext } from './context';
 import { errorResponse, jsonResponse, restErrorResponse } from './responses';
 
@@ -26,27 +27,24 @@ export async function scoolingSmokeRoute({ request, url, config }: RouteContext)
   const enabled =
     config?.scoolingSmoke.enabled === true && (config.environment === 'local' || config.environment === 'staging');
   if (!config || !enabled) return { response: errorResponse(404, 'NOT_FOUND', 'Not found'), facts: { outcome: 'NOT_FOUND' } };
-  if (request.headers.has('Authorization') || request.headers.has('Cookie')) {
-    return {
-      response: errorResponse(400, 'CREDENTIALS_REFUSED', 'Credentials are not accepted on this route'),
-      facts: { outcome: 'CREDENTIALS_REFUSED' },
-    };
-  }
   const token = config.scoolingSmoke.token;
-  if (!token) return bridgeRefusal({ kind: 'Misconfigured' });
-
-  // The bridge's own credential, on the REST resource; its reads spend the bridge's own budget.
-  const outcome = await gateRestRead({ request, url, config }, `Bearer ${token}`, 'bridge');
+  // The bridge's own credential, on the REST resource; its reads spend the bridge's own budget, and
+  // its credential alone names the vault: a caller's X-Vault-Id is not read, a caller's own credential refused.
+  const outcome = await gateNoteRead({ request, url, config }, token ? `Bearer ${token}` : null, BRIDGED_CONTRACT, 'bridge', {
+    vaultHeader: false,
+    screen: () => (request.headers.has('Authorization') || request.headers.has('Cookie') ? { kind: 'CredentialsRefused' } : null),
+  });
   if (!outcome.admitted) {
     const { refusal } = outcome;
-    if (refusal.step === 'ask') return refusal.refusal;
-    // A bridge whose own credential fails is misconfigured, not the caller's fault.
+    if (refusal.step === 'ask' || refusal.step === 'screen') return bridgeRefusal(refusal.refusal);
+    // A bridge whose own credential is missing or fails is misconfigured, not the caller's fault.
     if (refusal.step === 'authenticate') return bridgeRefusal({ kind: 'Misconfigured' }, { ...gateRefusalFacts(refusal), outcome: 'SERVICE_UNAVAILABLE' });
-    return bridgeRefusal(refusal.error);
+    return bridgeRefusal(refusal.error, gateRefusalFacts(refusal));
   }
-  const read = await readContract(outcome.request, BRIDGED_CONTRACT, singlePathParam(url));
+  const read = await readContract(outcome.request, outcome.request.asked);
   // The read's facts already carry its outcome.
-  if (!read.result.ok) return bridgeRefusal(read.result.error, read.facts);
-  if (!conformsToOutputSchema(read.result.value)) return bridgeRefusal({ kind: 'Runtime' }, { ...read.facts, outcome: 'INTERNAL_ERROR' });
-  return { response: jsonResponse(read.result.value), facts: read.facts };
+  const facts = { context: outcome.context, ...read.facts };
+  if (!read.result.ok) return bridgeRefusal(read.result.error, facts);
+  if (!conformsToOutputSchema(read.result.value)) return bridgeRefusal({ kind: 'Runtime' }, { ...facts, outcome: 'INTERNAL_ERROR' });
+  return { response: jsonResponse(read.result.value), facts };
 }

@@ -6,7 +6,7 @@
  */
 import { PACKAGE_VERSION } from '../version';
 
-/** serverInfo.name exactly as the reference's hosted MCP server gives it (REFERENCE-CONTRACTS 6.1). */
+/** serverInfo.name exactly as the Knowtation hosted MCP server gives it (docs/MCP.md, Names). */
 export const SERVER_NAME = 'knowtation-hosted';
 export const SERVER_TITLE = 'Knowtation Edge';
 /** The deployed version: package.json's (src/version.ts), so a release bump reaches serverInfo, the card and server.json at once. */
@@ -68,15 +68,25 @@ export function serverInfo(origin: string, websiteUrl: string | undefined): Serv
   };
 }
 
+/** A dotted IPv4 address as the URL parser writes a hostname (it has already normalized other spellings). */
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
 /**
  * The reverse-DNS name a card and a registry entry carry when SERVER_CARD_NAME is unset: the public
  * host's labels reversed, then `/knowtation-edge` (`https://mcp.example.com` gives
  * `com.example.mcp/knowtation-edge`), the namespace the MCP Registry verifies for that domain.
- * A host the name pattern cannot spell (an IPv6 literal) gives `localhost`.
+ * An address is no domain, so it is not reversed: a loopback one (a local stack) gives
+ * `localhost`, any other `ip-` and its digits (`ip-203-0-113-5`).
  */
 export function defaultCardName(origin: string): string {
   const host = new URL(origin).hostname;
-  const namespace = /^[A-Za-z0-9.-]+$/.test(host) ? host.split('.').reverse().join('.') : 'localhost';
+  const address = host.startsWith('[') ? host.slice(1, -1) : IPV4.test(host) ? host : null;
+  const namespace =
+    address === null
+      ? host.split('.').reverse().join('.')
+      : address === '::1' || address.startsWith('127.')
+        ? 'localhost'
+        : `ip-${address.replace(/[.:]/g, '-')}`;
   return `${namespace}/${CARD_NAME_SERVER_PART}`;
 }
 

@@ -64,7 +64,7 @@ function canisterHeaders(config: Config, principal: Principal, vaultId: string):
  * The note in a 2xx answer's bytes (UTF-8 JSON). The answer must name the note it is for: a
  * string `path` other than the requested one is answered exactly like a
  * missing note (and never echoed); an answer without a string `path` breaks
- * the canister contract (REFERENCE-CONTRACTS 7) and cannot be attributed,
+ * the store contract (docs/STORE.md) and cannot be attributed,
  * so it is an invalid note response.
  */
 export function noteFromAnswer(bytes: Uint8Array, requestedPath: string): Result<CanisterNote> {

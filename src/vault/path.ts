@@ -136,19 +136,25 @@ export interface VaultSelection {
 }
 
 /**
- * The request's vault, decided before any read: the endpoint's vault (a header that names another
- * is refused), else the trimmed header, else the one vault a single-entry allowlist names, else
- * `default`. It must be well-formed and, when the principal carries an allowlist, on it.
+ * The vault a request asks for, decided before any read or Hub call: the endpoint's vault (a
+ * header that names another is refused), else the trimmed header, else the one vault a
+ * single-entry allowlist in the token names, else `default`. It must be well-formed; whether the
+ * principal may read it is admitVault's, once the principal's hosted context is known.
  */
-export function resolveVault(principal: Principal, selection: VaultSelection): Result<string> {
+export function requestedVault(principal: Principal, selection: VaultSelection): Result<string> {
   const header = (selection.header ?? '').trim();
   if (header !== '' && !VAULT_ID.test(header)) return fail({ kind: 'InvalidVault' });
   if (selection.endpoint !== null && header !== '' && header !== selection.endpoint) return fail({ kind: 'InvalidVault' });
   const allowlist = principal.allowedVaultIds;
   const vaultId = selection.endpoint ?? (header || (allowlist?.length === 1 ? allowlist[0] : 'default'));
   if (!VAULT_ID.test(vaultId)) return fail({ kind: 'InvalidVault' });
-  if (allowlist && !allowlist.includes(vaultId)) return fail({ kind: 'VaultForbidden' });
   return ok(vaultId);
+}
+
+/** A principal that carries an allowlist may read only the vaults on it. */
+export function admitVault(principal: Principal, vaultId: string): Result<void> {
+  const allowlist = principal.allowedVaultIds;
+  return allowlist && !allowlist.includes(vaultId) ? fail({ kind: 'VaultForbidden' }) : ok(undefined);
 }
 
 /**

@@ -1,13 +1,14 @@
 // The local authorization server (demo/auth-server.mjs) as the Hub's authorization server must
 // behave for the MCP connectors: registrations of every known connector, the redirect URIs that
-// must be refused, bounded registration, CORS for the browser-based MCP Inspector, automatic
+// must be refused, bounded registration, CORS for the browser-based MCP Inspector and for no page
+// off loopback, automatic
 // approval for loopback redirect URIs only, vaults the user may not read refused before any page,
 // refresh tokens, and RFC 9207 `iss`. Real loopback HTTP, no mocks.
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { startAuthServer, type AuthServer, type DemoUser } from '../../demo/auth-server.mjs';
-import { MAX_REDIRECT_URIS, MAX_REGISTRATION_BYTES } from '../../demo/lib/oauth-clients.mjs';
+import { MAX_REDIRECT_URIS, MAX_REGISTERED_CLIENTS_PER_ORIGIN, MAX_REGISTRATION_BYTES } from '../../demo/lib/oauth-clients.mjs';
 import { CONNECTOR_CLIENTS, connectorRegistration } from '../../scripts/lib/connector-clients';
 import {
   CookieJar,
@@ -42,6 +43,12 @@ function publicClient(redirectUris: string[], extra: Record<string, unknown> = {
     token_endpoint_auth_method: 'none',
     ...extra,
   };
+}
+
+/** The server's grant_types_supported, which VS Code's registration is filtered by. */
+async function grantTypesSupported(as: AuthServer): Promise<unknown> {
+  const metadata = (await (await fetch(`${as.issuer}/.well-known/oauth-authorization-server`)).json()) as { grant_types_supported?: unknown };
+  return metadata.grant_types_supported;
 }
 
 /** The usual code request: PKCE S256, scope vault:read, the MCP resource, a state. */
@@ -95,6 +102,14 @@ async function tokensFor(as: AuthServer, { scope = 'vault:read', prompt, grantTy
   return { clientId, body };
 }
 
+/** A CORS preflight for a JSON registration POST from `origin`. */
+function registrationPreflight(as: AuthServer, origin: string): Promise<Response> {
+  return fetch(`${as.issuer}/reg`, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
+}
+
 /** A chunked POST (no Content-Length), which fetch never sends for a string body. */
 function chunkedPost(port: number, path: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -123,14 +138,17 @@ describe('local authorization server and the connectors (autoApprove)', () => {
 
   describe('RFC 7591 section 3: every known connector registers', () => {
     it.each(CONNECTOR_CLIENTS.map((client) => [client.name, client] as const))('%s', async (_name, client) => {
-      const response = await register(`${as.issuer}/reg`, connectorRegistration(client, 'unit test'));
+      const metadata = connectorRegistration(client, 'unit test', { grantTypesSupported: await grantTypesSupported(as) });
+      const response = await register(`${as.issuer}/reg`, metadata);
       expect(response.status).toBe(201);
       const registered = (await response.json()) as Record<string, unknown>;
-      expect(registered.redirect_uris).toEqual(client.redirectUris);
-      expect(registered.token_endpoint_auth_method).toBe('none');
-      expect(registered).not.toHaveProperty('client_secret');
+      const redirectUris = metadata.redirect_uris as string[];
+      expect(registered.redirect_uris).toEqual(redirectUris);
+      // A public client, or claude.ai's client_secret_post with the secret it authenticates with.
+      expect(registered.token_endpoint_auth_method).toBe(client.registration!.tokenEndpointAuthMethod);
+      expect(typeof registered.client_secret).toBe(client.registration!.tokenEndpointAuthMethod === 'none' ? 'undefined' : 'string');
       // RFC 8252: a loopback or private-use redirect URI makes it a native client.
-      const native = client.redirectUris.some((uri) => !uri.startsWith('https:'));
+      const native = redirectUris.some((uri) => !uri.startsWith('https:'));
       expect(registered.application_type).toBe(native ? 'native' : 'web');
     });
 
@@ -143,7 +161,7 @@ describe('local authorization server and the connectors (autoApprove)', () => {
 
     it('lets a native client come back on another loopback port than registered (RFC 8252 section 7.3), as VS Code does, and nowhere else', async () => {
       const vscode = CONNECTOR_CLIENTS.find((client) => client.name === 'VS Code')!;
-      const clientId = await registeredClientId(`${as.issuer}/reg`, connectorRegistration(vscode, 'unit test'));
+      const clientId = await registeredClientId(`${as.issuer}/reg`, connectorRegistration(vscode, 'unit test', { grantTypesSupported: await grantTypesSupported(as) }));
       const otherPort = 'http://127.0.0.1:59656/';
       const callback = await authorizeToCallback(codeRequest(as, clientId, otherPort, pkce()), otherPort);
       expect(callback.searchParams.get('code')).toBeTruthy();
@@ -171,7 +189,26 @@ describe('local authorization server and the connectors (autoApprove)', () => {
       ['a fragment on a private-use scheme', 'cursor://anysphere.cursor-mcp/oauth/callback#frag'],
       ['userinfo', 'https://user@claude.ai/api/mcp/auth_callback'],
       ['a private-use scheme with nothing after it', 'cursor:'],
+      ['a reverse-domain scheme with nothing after it', 'com.example.app:'],
       ['a relative reference', '/callback'],
+      // RFC 8252 section 7.1: a private-use scheme is a reverse domain name. Schemes without a period
+      // are refused, above all those a browser or the operating system already acts on.
+      ['a mailto: URI (the mail client)', 'mailto:attacker@example.com'],
+      ['a tel: URI (the dialer)', 'tel:+15555550100'],
+      ['an sms: URI (messages)', 'sms:+15555550100'],
+      ['an intent: URI (Android intents)', 'intent://callback/path'],
+      ['a chrome: URI (browser internals)', 'chrome://settings/passwords'],
+      ['a chrome-extension: URI (another extension)', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/callback'],
+      ['an ms-settings: URI (Windows settings)', 'ms-settings:privacy'],
+      ['a jar: URI', 'jar:https://attacker.example/a.jar!/callback'],
+      ['a blob: URI', 'blob:https://claude.ai/0f1e2d3c'],
+      ['an about: URI', 'about:blank'],
+      ['a ws: URI', 'ws://127.0.0.1:5000/callback'],
+      ['a view-source: URI', 'view-source:https://claude.ai/api/mcp/auth_callback'],
+      ['an app scheme without a period (not private-use, RFC 8252 section 7.1)', 'myapp://callback'],
+      ["VS Code's app scheme, which it does not register (it uses https and loopback callbacks)", 'vscode://callback'],
+      ['a web+ scheme (registered by pages with registerProtocolHandler)', 'web+callback://x/y'],
+      ['a scheme with an empty label', 'com..example:/callback'],
     ];
 
     it.each(refused)('%s', async (_why, uri) => {
@@ -182,6 +219,15 @@ describe('local authorization server and the connectors (autoApprove)', () => {
       }
     });
   });
+
+  it.each(['com.example.app:/oauth2redirect', 'com.example.app://callback', 'io.github.someone.tool:/cb'])(
+    'accepts the reverse-domain private-use scheme of %s as a native client (RFC 8252 section 7.1)',
+    async (uri) => {
+      const response = await register(`${as.issuer}/reg`, publicClient([uri]));
+      expect(response.status).toBe(201);
+      expect(((await response.json()) as Record<string, unknown>).application_type).toBe('native');
+    },
+  );
 
   describe('registration bounds', () => {
     it(`accepts ${MAX_REDIRECT_URIS} redirect URIs and refuses ${MAX_REDIRECT_URIS + 1}`, async () => {
@@ -232,28 +278,32 @@ describe('local authorization server and the connectors (autoApprove)', () => {
   });
 
   describe('CORS for a browser-based client: the MCP Inspector 0.16.8 flow, from its origin', () => {
-    it('answers the registration preflight and the registration for any origin, without credentials', async () => {
-      const preflight = await fetch(`${as.issuer}/reg`, {
-        method: 'OPTIONS',
-        headers: { origin: INSPECTOR_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
-      });
-      expect(preflight.status).toBe(204);
-      expect(preflight.headers.get('access-control-allow-origin')).toBe(INSPECTOR_ORIGIN);
-      expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
-      expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
-      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    it.each([INSPECTOR_ORIGIN, 'http://127.0.0.1:6274', 'http://[::1]:6274'])(
+      'answers the registration preflight and the registration for the loopback origin %s, without credentials',
+      async (origin) => {
+        const preflight = await registrationPreflight(as, origin);
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+        expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
+        expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
+        expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
 
-      const inspector = CONNECTOR_CLIENTS.find((client) => client.name.startsWith('MCP Inspector'))!;
-      const registration = await register(`${as.issuer}/reg`, connectorRegistration(inspector, 'unit test'), { origin: INSPECTOR_ORIGIN });
-      expect(registration.status).toBe(201);
-      expect(registration.headers.get('access-control-allow-origin')).toBe(INSPECTOR_ORIGIN);
-      expect(registration.headers.get('access-control-allow-credentials')).toBeNull();
+        const inspector = CONNECTOR_CLIENTS.find((client) => client.name.startsWith('MCP Inspector'))!;
+        const registration = await register(`${as.issuer}/reg`, connectorRegistration(inspector, 'unit test'), { origin });
+        expect(registration.status).toBe(201);
+        expect(registration.headers.get('access-control-allow-origin')).toBe(origin);
+        expect(registration.headers.get('access-control-allow-credentials')).toBeNull();
+      },
+    );
+
+    it('a refused registration from the Inspector still carries CORS; one without Origin (a native client) none', async () => {
 
       const refusal = await register(`${as.issuer}/reg`, publicClient(['http://attacker.example/cb']), { origin: INSPECTOR_ORIGIN });
       expect(refusal.status).toBe(400);
       expect(refusal.headers.get('access-control-allow-origin')).toBe(INSPECTOR_ORIGIN);
 
       const withoutOrigin = await register(`${as.issuer}/reg`, publicClient([LOOPBACK_REDIRECT]));
+      expect(withoutOrigin.status).toBe(201);
       expect(withoutOrigin.headers.get('access-control-allow-origin')).toBeNull();
     });
 
@@ -268,7 +318,7 @@ describe('local authorization server and the connectors (autoApprove)', () => {
       const registered = await register(metadata.registration_endpoint, registration, { origin: INSPECTOR_ORIGIN });
       const clientId = ((await registered.json()) as { client_id: string }).client_id;
 
-      const redirectUri = inspector.redirectUris[0];
+      const redirectUri = inspector.registration!.redirectUris[0];
       const codes = [];
       for (let i = 0; i < 2; i += 1) {
         const challenge = pkce();
@@ -283,6 +333,65 @@ describe('local authorization server and the connectors (autoApprove)', () => {
       expect(foreign.status).toBe(400);
       expect(foreign.body.error).toBe('invalid_request');
       expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    });
+  });
+
+  describe('no web page but a loopback one can register (Fetch standard, CORS protocol)', () => {
+    // Origins a page elsewhere sends, including ones that look loopback and are not.
+    const FOREIGN_ORIGINS = [
+      'https://attacker.example',
+      'http://attacker.example:6274',
+      'http://192.168.1.10:6274',
+      'http://localhost.attacker.example:6274',
+      'http://127.0.0.1.nip.io:6274',
+      'null',
+    ];
+
+    it.each(FOREIGN_ORIGINS)('%s: the preflight and the POST are 403 without CORS, and nothing is registered', async (origin) => {
+      const bounded = await startAuthServer({ resourceOrigin: WORKER, maxRegisteredClients: 1 });
+      try {
+        const preflight = await registrationPreflight(bounded, origin);
+        expect(preflight.status).toBe(403);
+        expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+
+        const refused = await register(`${bounded.issuer}/reg`, publicClient([LOOPBACK_REDIRECT]), { origin });
+        expect(refused.status).toBe(403);
+        expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+        expect(((await refused.json()) as { error: string }).error).toBe('access_denied');
+        // A form POST needs no preflight: refused the same, before its body is read.
+        const form = await fetch(`${bounded.issuer}/reg`, {
+          method: 'POST',
+          headers: { origin, 'content-type': 'text/plain' },
+          body: JSON.stringify(publicClient([LOOPBACK_REDIRECT])),
+        });
+        expect(form.status).toBe(403);
+
+        // The one registration this server allows is still there for a native client.
+        expect((await register(`${bounded.issuer}/reg`, publicClient([LOOPBACK_REDIRECT]))).status).toBe(201);
+      } finally {
+        await bounded.close();
+      }
+    });
+
+    it(`a loopback page registers at most ${MAX_REGISTERED_CLIENTS_PER_ORIGIN} clients; other origins and native clients keep theirs`, async () => {
+      const bounded = await startAuthServer({ resourceOrigin: WORKER });
+      try {
+        const reg = `${bounded.issuer}/reg`;
+        const page = 'http://localhost:5173';
+        // A refusal does not count.
+        expect((await register(reg, publicClient(['mailto:attacker@example.com']), { origin: page })).status).toBe(400);
+        for (let i = 0; i < MAX_REGISTERED_CLIENTS_PER_ORIGIN; i += 1) {
+          expect((await register(reg, publicClient([LOOPBACK_REDIRECT]), { origin: page })).status).toBe(201);
+        }
+        const over = await register(reg, publicClient([LOOPBACK_REDIRECT]), { origin: page });
+        expect(over.status).toBe(429);
+        expect(over.headers.get('access-control-allow-origin')).toBe(page);
+        expect(((await over.json()) as { error: string }).error).toBe('temporarily_unavailable');
+        expect((await register(reg, publicClient([LOOPBACK_REDIRECT]), { origin: INSPECTOR_ORIGIN })).status).toBe(201);
+        expect((await register(reg, publicClient([LOOPBACK_REDIRECT]))).status).toBe(201);
+      } finally {
+        await bounded.close();
+      }
     });
   });
 

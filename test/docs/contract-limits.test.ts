@@ -25,7 +25,7 @@ const flat = (text: string): string => text.replace(/\s+/g, ' ');
 const limitsInMcpDoc = flat(mcpSection('### What ids and facets can tell apart'));
 const SEVEN_KEYS = ['project', 'tags', 'date', 'updated', 'causal_chain_id', 'entity', 'episode_id'];
 
-describe('ids of non-Latin text (REFERENCE-CONTRACTS 1.2, 1.6, 5)', () => {
+describe('ids of non-Latin text (openapi.yaml: heading ids and SectionSource)', () => {
   const firstSectionId = (notePath: string, body: string): string => buildContract('section_source', notePath, {}, body).sections[0].section_id;
 
   it('two notes with non-Latin names in one folder share a section id, as both docs say', () => {
@@ -56,7 +56,7 @@ describe('ids of non-Latin text (REFERENCE-CONTRACTS 1.2, 1.6, 5)', () => {
   });
 });
 
-describe('facets read seven frontmatter keys (REFERENCE-CONTRACTS 4)', () => {
+describe('facets read seven frontmatter keys (openapi.yaml MetadataFacets)', () => {
   const facets = (frontmatter: Record<string, unknown>, notePath = 'notes/n.md', body = '') =>
     buildContract('metadata_facets', notePath, frontmatter, body).facets;
 

@@ -13,7 +13,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const DOCS = [
   'README.md',
   'demo/README.md',
-  'src/contracts/analysis/README.md',
+  'packages/note-structure/README.md',
   ...readdirSync(path.join(root, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),

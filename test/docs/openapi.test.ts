@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONTRACT_NAMES, type ContractName } from '../../src/contracts';
 import { CONTRACTS as REGISTRY, contractNamed } from '../../src/contracts/registry';
-import { CONFIG_REASON_TEXT, CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { CONFIG_REASON_TEXT } from '../../src/config-report';
 import { buildRouter, ROUTES, type RouteSpec } from '../../src/http/router';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -192,7 +193,7 @@ describe('openapi.yaml', () => {
 
   it('documents /mcp as a POST with every status the adapter and the SDK transport produce', () => {
     const operation = spec.paths['/mcp'].post;
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '405', '406', '413', '415', '429', '500', '503']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '405', '406', '413', '415', '429', '500', '502', '503']);
     expect(documentedResponse('/mcp', 'post', 429)?.headers).toHaveProperty('Retry-After');
     expect(documentedResponse('/mcp', 'post', 401)?.headers).toHaveProperty('WWW-Authenticate');
     expect(documentedResponse('/mcp', 'post', 405)?.headers.Allow.schema.const).toBe('POST, OPTIONS');

@@ -366,13 +366,13 @@ describe.skipIf(!chromiumPresent)('the explorer page of npm start, in headless C
     ]);
   });
 
-  it('shows the Worker error code for a note that does not exist', async () => {
+  it('says "No note at this path" for a note that does not exist, with the Worker error code beside it', async () => {
     await page.goto(`${explorerUrl}/#${new URLSearchParams({ path: 'inbox/no-such-note.md' })}`);
     await page.reload();
     await page.waitForSelector('body[data-state="error"]');
     // The four cards opened above are remembered across the reload.
-    expect(await page.textContent('#status')).toBe('4 of 4 routes failed: NOT_FOUND');
-    expect(await page.textContent('#panel-note-outline .panel-status')).toBe('HTTP 404 NOT_FOUND: Not found');
+    expect(await page.textContent('#status')).toBe('No note at this path.');
+    expect(await page.textContent('#panel-note-outline .panel-status')).toBe('No note at this path. (HTTP 404 NOT_FOUND)');
   });
 });
 
@@ -677,7 +677,7 @@ describe.skipIf(!chromiumPresent)('a #path= link in a vault of thousands of note
     await page.fill('#filter', '');
   });
 
-  it('Expand all opens and fetches every card of the note, one request each, and none once kept', async () => {
+  it('Expand all opens and fetches every card of the note it was pressed on, one request each, none once kept, and not the next note\'s', async () => {
     const notePath = bulkPath(7);
     const fetched: string[] = [];
     const onResponse = (response: { url(): string; request(): { method(): string } }) => {
@@ -697,18 +697,32 @@ describe.skipIf(!chromiumPresent)('a #path= link in a vault of thousands of note
       expect(await page.locator('.tree details').evaluateAll((nodes) => nodes.every((node) => (node as HTMLDetailsElement).open))).toBe(true);
       await page.click('#expand-all');
       expect(fetched.length).toBe(before + 3);
+      // The next note opens with the outline only, as chosen card by card: one request, not four.
+      const nextPath = bulkPath(8);
+      await page.goto(explorerLink(explorerUrl, nextPath));
+      await waitForNote(page, nextPath);
+      expect(await page.locator('.card-toggle[aria-expanded="true"]').count()).toBe(1);
+      expect(fetched.slice(before + 3).filter((route) => route !== '/api/v1/note-outline')).toEqual([]);
+      // Back on the expanded note, its four cards come from the page's memory.
+      const afterNext = fetched.length;
+      await page.goto(explorerLink(explorerUrl, notePath));
+      await page.waitForFunction(() => document.body.dataset.state === 'done' && document.getElementById('status')?.textContent === '4 routes answered 200');
+      expect(fetched.length).toBe(afterNext);
     } finally {
       page.off('response', onResponse);
     }
   });
 
-  it('the legend says what the contract does for other scripts, which keys facets read, and where paths come from', async () => {
-    expect(await page.textContent('#panel-section-source .legend')).toMatch(/share ids such as zh-md:h2-heading-0001: an id names a section only together with its path/);
+  it('the legends say in a user\'s words what each card shows, which keys facets read, and that a note is read by its exact path', async () => {
+    expect(await page.textContent('#panel-note-outline .legend')).toMatch(/^Every heading of the note, in order, indented by level/);
+    expect(await page.textContent('#panel-section-source .legend')).toContain('A section id is unique within its note only.');
     expect(await page.textContent('#panel-metadata-facets .legend')).toContain(
-      'Exactly these seven frontmatter keys, no others (so a note without them, e.g. a typical Obsidian note, has every facet null): project, tags, date, updated, causal_chain_id, entity, episode_id;',
+      "What the note's frontmatter says about it, from these keys only: project, tags, date, updated, causal_chain_id, entity, episode_id.",
     );
-    expect(await page.textContent('#path-legend')).toMatch(/one exact vault path, with \.md, .*paths come from the Hub/);
-    expect(await page.locator('.legend code').count()).toBeGreaterThan(4);
+    expect(await page.textContent('#path-legend')).toBe('One note, read by its exact path (with .md): its structure only, never its text.');
+    // The rules behind the values are for developers, in docs/MCP.md and demo/README.md, not on the page.
+    const legends = (await page.locator('.legend').allTextContents()).join('\n');
+    expect(legends).not.toMatch(/slug|a-z|Hub|contract|child_section_ids|<level>/);
   });
 });
 

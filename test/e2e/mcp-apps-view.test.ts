@@ -159,7 +159,7 @@ describe.skipIf(!chromiumPresent)('the MCP Apps view in a minimal host, fed by t
     expect(await frame.locator('#tree .id').allTextContents()).toEqual(payload.headings.map((h: any) => `#${h.id}`));
     expect(await frame.textContent('#status')).toBe(`${payload.headings.length} headings${payload.truncated ? ' · truncated by the contract' : ''}`);
     expect(await frame.textContent('#schema')).toBe('knowtation.note_outline/v1');
-    expect(await frame.textContent('#legend')).toMatch(/^Every heading in note order/);
+    expect(await frame.textContent('#legend')).toMatch(/^Every heading of the note, in order/);
     // Collapsible: Collapse all closes every level, Expand all opens them again.
     const details = frame.locator('#tree details');
     expect(await details.count()).toBeGreaterThan(0);
@@ -222,10 +222,12 @@ describe.skipIf(!chromiumPresent)('the MCP Apps view in a minimal host, fed by t
     expect(dialogs).toEqual([]);
   });
 
-  it('a tool error is shown as the fixed error text, and a result from elsewhere is not drawn', async () => {
-    const { frame } = await show('knowtation.note_outline/v1', 'inbox/no-such-note.md');
+  it('a missing note reads "No note at this path." while the tool result keeps its reference text; a result from elsewhere is not drawn', async () => {
+    const { frame, toolResult } = await show('knowtation.note_outline/v1', 'inbox/no-such-note.md');
+    expect(toolResult.isError).toBe(true);
+    expect(JSON.parse(toolResult.content[0].text)).toEqual({ error: 'Upstream 404', code: 'UPSTREAM_ERROR' });
     expect(await frame.getAttribute('body', 'data-state')).toBe('error');
-    expect(await frame.textContent('#status')).toMatch(/^The tool answered an error: /);
+    expect(await frame.textContent('#status')).toBe('No note at this path.');
     expect(await frame.locator('#tree *').count()).toBe(0);
   });
 });

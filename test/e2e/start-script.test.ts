@@ -21,7 +21,7 @@ describe('npm start -- --vault <folder>', () => {
   let child: ChildProcess;
   let output = '';
   let exited: Promise<number | null>;
-  const ports = { worker: 0, canister: 0, explorer: 0, auth: 0 };
+  const ports = { worker: 0, canister: 0, explorer: 0, auth: 0, hub: 0 };
 
   beforeAll(async () => {
     vaultDir = await mkdtemp(path.join(tmpdir(), 'start-own-notes-'));
@@ -33,6 +33,7 @@ describe('npm start -- --vault <folder>', () => {
     ports.canister = await freePort();
     ports.explorer = await freePort();
     ports.auth = await freePort();
+    ports.hub = await freePort();
     child = spawn(
       process.execPath,
       [
@@ -44,6 +45,7 @@ describe('npm start -- --vault <folder>', () => {
         '--canister-port', String(ports.canister),
         '--explorer-port', String(ports.explorer),
         '--auth-port', String(ports.auth),
+        '--hub-port', String(ports.hub),
         // The consent page is for people; the banner's OAuth recipe is followed here by a scripted client.
         '--auto-approve',
       ],
@@ -105,6 +107,18 @@ describe('npm start -- --vault <folder>', () => {
     expect(skipped.status).toBe(404);
   });
 
+  it("the printed member token reads the demo user's workspace through the Hub stand-in", async () => {
+    const memberToken = /\n {2}export MEMBER_TOKEN=(\S+)\n/.exec(output)?.[1];
+    expect(output).toContain(`Hub stand-in:    http://127.0.0.1:${ports.hub}/api/v1/hosted-context`);
+    expect(memberToken).toBeDefined();
+    // The example note of this vault is at its root, so the member has no folder scope: every note reads.
+    expect(output).toContain("the notes of 'demo', all of them");
+    const response = await fetch(`http://127.0.0.1:${ports.worker}/api/v1/note-outline?path=${encodeURIComponent('work/Q3 plans/launch.md')}`, {
+      headers: { Authorization: `Bearer ${memberToken}` },
+    });
+    expect(response.status).toBe(200);
+  });
+
   it("the banner's OAuth recipe: the MCP SDK v2 client connects with no token handed in and calls a tool", async () => {
     const mcpUrl = `http://127.0.0.1:${ports.worker}/mcp`;
     expect(output).toContain(`MCP URL: ${mcpUrl}`);
@@ -125,12 +139,13 @@ describe('npm start -- --vault <folder>', () => {
     expect(session.notes).toEqual(['inbox.md', 'work/Q3 plans/launch.md']);
   });
 
-  it('Ctrl-C stops wrangler, the explorer, the authorization server and the canister, exit 0', async () => {
+  it('Ctrl-C stops wrangler, the explorer, the Hub stand-in, the authorization server and the canister, exit 0', async () => {
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(output).toContain('npm start: stopped.');
     await expect(fetch(`http://127.0.0.1:${ports.explorer}/`)).rejects.toThrow();
     await expect(fetch(`http://127.0.0.1:${ports.auth}/.well-known/oauth-authorization-server`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${ports.hub}/api/v1/hosted-context`)).rejects.toThrow();
     await expect(fetch(`http://127.0.0.1:${ports.worker}/health`)).rejects.toThrow();
   });
 });

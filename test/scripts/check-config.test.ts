@@ -72,6 +72,26 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
     expect(status).toBe(0);
   });
 
+  it('warns, outside local, when shared-secret tokens are accepted and HOSTED_CONTEXT_URL is unset; not when it is set, nor locally', () => {
+    const config = wranglerToml({ ENVIRONMENT: 'production', CANISTER_URL: 'https://SENTINEL-HOST.example' });
+    const without = checkConfig('--config', config, '--env-file', write('hub-without.env', `SESSION_SECRET=${GOOD_SECRET}\n${OAUTH_LINES}`));
+    expect(without.status).toBe(0);
+    expect(without.output).toMatch(/warning: HOSTED_CONTEXT_URL is unset while shared-secret tokens are accepted: .* own user's partition with the viewer role/);
+    const withUrl = checkConfig(
+      '--config',
+      config,
+      '--env-file',
+      write('hub-with.env', `SESSION_SECRET=${GOOD_SECRET}\nHOSTED_CONTEXT_URL=https://bridge.example/api/v1/hosted-context\n${OAUTH_LINES}`),
+    );
+    expect(withUrl.output).not.toMatch(/warning: HOSTED_CONTEXT_URL/);
+    const local = checkConfig('--config', wranglerToml({ ENVIRONMENT: 'local', CANISTER_URL: 'https://SENTINEL-HOST.example' }), '--env-file', write('hub-local.env', `SESSION_SECRET=${GOOD_SECRET}\n`));
+    expect(local.output).not.toMatch(/warning: HOSTED_CONTEXT_URL/);
+    // In the clear, the caller's token would travel with it: http off loopback is refused outside local (RFC 6750 section 5.3).
+    const plain = checkConfig('--config', config, '--env-file', write('hub-plain.env', `SESSION_SECRET=${GOOD_SECRET}\nHOSTED_CONTEXT_URL=http://bridge.example/api/v1/hosted-context\n${OAUTH_LINES}`));
+    expect(plain.status).toBe(1);
+    expect(plain.output).toMatch(/^\s+HOSTED_CONTEXT_URL\s+not_https:/m);
+  });
+
   it('names each bad variable with its reason, never the value, and exits 1', () => {
     const config = wranglerToml({
       ENVIRONMENT: 'SENTINEL-ENV',
@@ -236,7 +256,7 @@ describe('npm run check-config', { timeout: 120_000 }, () => {
       [
         { JWT_JWKS_URL: 'http://jwks.example/keys' },
         'JWT_JWKS_URL not_https',
-        'must be an https URL outside ENVIRONMENT=local (http only on a loopback host): the keys that verify tokens must not travel in the clear',
+        'must be an https URL outside ENVIRONMENT=local (http only on a loopback host): keys that verify tokens, and the tokens sent for a hosted context, must not travel in the clear',
       ],
     ];
     for (const [vars, prefix, bound] of cases) {

@@ -57,22 +57,31 @@ describe('server.json for the MCP Registry', () => {
     }
   }
 
-  it('the default name is the host reversed, the registry namespace of that domain', () => {
+  it('the default name is the host reversed, the registry namespace of that domain; an address is not reversed', () => {
     expect(serverJson({ origin: 'https://mcp.example.com' }).name).toBe('com.example.mcp/knowtation-edge');
-    expect(serverJson({ origin: 'http://[::1]:8787' }).name).toBe('localhost/knowtation-edge');
+    expect(serverJson({ origin: 'http://localhost:8787' }).name).toBe('localhost/knowtation-edge');
+    for (const loopback of ['http://127.0.0.1:8787', 'http://[::1]:8787']) expect(serverJson({ origin: loopback }).name).toBe('localhost/knowtation-edge');
+    expect(serverJson({ origin: 'https://203.0.113.5' }).name).toBe('ip-203-0-113-5/knowtation-edge');
+    expect(serverJson({ origin: 'https://[2001:db8::1]' }).name).toBe('ip-2001-db8--1/knowtation-edge');
+    // A host that only starts like an address is a domain, reversed as one.
+    expect(serverJson({ origin: 'https://127.example.com' }).name).toBe('com.example.127/knowtation-edge');
   });
 
   it.each([
-    'http://mcp.example.com',
-    'http://10.0.0.1:8787',
-    'https://mcp.example.com/',
-    'https://mcp.example.com/mcp',
-    'https://user@mcp.example.com',
-    'ftp://mcp.example.com',
-    'mcp.example.com',
-    '',
-  ])('refuses the origin %j, as PUBLIC_ORIGIN would be refused', (origin) => {
+    ['http://mcp.example.com', 'it is http on a host that is not loopback'],
+    ['http://10.0.0.1:8787', 'it is http on a host that is not loopback'],
+    ['https://mcp.example.com/', 'it ends with /'],
+    ['https://mcp.example.com/mcp', 'it has a path'],
+    ['https://user@mcp.example.com', 'it has user information before the host'],
+    ['https://mcp.example.com?x=1', 'it has a query'],
+    ['https://mcp.example.com#x', 'it has a fragment'],
+    ['https://MCP.example.com:443', 'it is not written as the origin is (lower-case scheme and host, no default port): use https://mcp.example.com'],
+    ['ftp://mcp.example.com', 'its scheme is ftp'],
+    ['mcp.example.com', 'it is not a URL'],
+    ['', '--origin is required'],
+  ])('refuses the origin %j, as PUBLIC_ORIGIN would be refused, naming the rule it breaks', (origin, rule) => {
     expect(() => serverJson({ origin })).toThrow(UsageError);
+    expect(() => serverJson({ origin })).toThrow(rule);
   });
 
   it.each([
@@ -106,7 +115,7 @@ describe('server.json for the MCP Registry', () => {
     );
     expect(refused?.code).toBe(2);
     expect(refused?.stdout).toBe('');
-    expect(refused?.stderr).toContain('--origin');
+    expect(refused?.stderr).toContain("--origin is not valid (PUBLIC_ORIGIN's rule): it is http on a host that is not loopback: it must be https (http only on 127.0.0.1, localhost or [::1])");
   });
 });
 

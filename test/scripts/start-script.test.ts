@@ -37,7 +37,7 @@ describe('scripts/start.mjs command line', () => {
     const result = await runStart([flag]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    for (const option of ['--vault <dir>', '--env <name>', '--port <n>', '--canister-port <n>', '--explorer-port <n>', '--auth-port <n>', '--auto-approve', '--help']) {
+    for (const option of ['--vault <dir>', '--canister-url <url>', '--env <name>', '--port <n>', '--canister-port <n>', '--explorer-port <n>', '--auth-port <n>', '--hub-port <n>', '--auto-approve', '--help']) {
       expect(result.stdout).toContain(option);
     }
     expect(result.stdout).not.toMatch(/Loading notes|Waiting for the Worker/);
@@ -53,7 +53,13 @@ describe('scripts/start.mjs command line', () => {
     [['--port', '9000', '--explorer-port', '9000'], /must differ/],
     [['--auth-port', '8787'], /must differ/],
     [['--auth-port', '0'], /--auth-port must be a port number/],
+    [['--hub-port', '8790'], /must differ/],
+    [['--hub-port', '70000'], /--hub-port must be a port number/],
     [['--env', 'bad env!'], /--env must be a wrangler environment name/],
+    [['--canister-url', 'ftp://store.example'], /--canister-url must be an http:\/\/ or https:\/\/ URL/],
+    [['--canister-url', 'http://127.0.0.1:9/?q=1'], /--canister-url must be an http:\/\/ or https:\/\/ URL without query/],
+    [['--canister-url', 'http://127.0.0.1:9', '--vault', '.'], /--canister-url replaces the demo canister/],
+    [['--canister-url', 'http://127.0.0.1:9', '--canister-port', '9001'], /--canister-url replaces the demo canister/],
   ])('%j is a usage error: message and usage on stderr, exit 2, nothing started', async (args, message) => {
     const result = await runStart(args);
     expect(result.code).toBe(2);

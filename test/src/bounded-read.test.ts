@@ -5,8 +5,16 @@
  * coding (RFC 9110 section 8.4: a coded body decodes to other lengths). Everything else is read
  * through the byte-capped stream; whichever way it is read, more bytes than the cap are refused.
  */
-import { describe, expect, it } from 'vitest';
-import { TooLarge, declaresIdentityWithin, declaresMoreThan, readBodyWithin } from '../../src/bounded-read';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  DISCARD_DEADLINE_MS,
+  MAX_DISCARDED_BYTES,
+  TooLarge,
+  declaresIdentityWithin,
+  declaresMoreThan,
+  discardUnreadBody,
+  readBodyWithin,
+} from '../../src/bounded-read';
 
 const CAP = 1000;
 const headers = (entries: Record<string, string>) => new Headers(entries);
@@ -48,21 +56,32 @@ describe('declaresMoreThan', () => {
   });
 });
 
+/** A body of `bytes` bytes in chunks of `chunkBytes`: how much was pulled from it and whether it was cancelled. */
+function countedBody(bytes: number, chunkBytes = 1000) {
+  const counted = { sent: 0, cancelled: false };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (counted.sent >= bytes) return controller.close();
+      const chunk = new Uint8Array(Math.min(chunkBytes, bytes - counted.sent)).fill(0x61);
+      counted.sent += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+    cancel() {
+      counted.cancelled = true;
+    },
+  });
+  return { body, counted };
+}
+
+const request = (body: ReadableStream<Uint8Array>, headerEntries: Record<string, string> = {}) =>
+  new Request('https://edge.example/mcp', { headers: headerEntries, body, method: 'POST', duplex: 'half' } as RequestInit);
+
 /** A body of `bytes` bytes sent in chunks of 1,000, with these headers, as a Response and as a Request. */
-function messages(bytes: number, headerEntries: Record<string, string>): { kind: string; message: Request | Response; pulled: () => number }[] {
+function messages(bytes: number, headerEntries: Record<string, string>) {
   return ['Response', 'Request'].map((kind) => {
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= bytes) return controller.close();
-        const chunk = new Uint8Array(Math.min(1000, bytes - sent)).fill(0x61);
-        sent += chunk.byteLength;
-        controller.enqueue(chunk);
-      },
-    });
-    const init = { headers: headerEntries, body, method: 'POST', duplex: 'half' } as RequestInit;
-    const message = kind === 'Response' ? new Response(body, { headers: headerEntries }) : new Request('https://edge.example/mcp', init);
-    return { kind, message, pulled: () => sent };
+    const { body, counted } = countedBody(bytes);
+    const message = kind === 'Response' ? new Response(body, { headers: headerEntries }) : request(body, headerEntries);
+    return { kind, message, pulled: () => counted.sent, cancelled: () => counted.cancelled };
   });
 }
 
@@ -100,5 +119,85 @@ describe('readBodyWithin', () => {
         await expect(readBodyWithin(message, 5000), `${kind} ${JSON.stringify(entries)}`).rejects.toBeInstanceOf(TooLarge);
       }
     }
+  });
+});
+
+describe('what a refusal leaves of the body', () => {
+  it("cancels the rest of an answer (the exchange is the Worker's own), and leaves a request's unread and unlocked for discardUnreadBody", async () => {
+    for (const entries of [{ 'Content-Length': '50000' }, {}] as Record<string, string>[]) {
+      for (const { kind, message, cancelled } of messages(50_000, entries)) {
+        await expect(readBodyWithin(message, 5000)).rejects.toBeInstanceOf(TooLarge);
+        const label = `${kind} ${JSON.stringify(entries)}`;
+        expect(cancelled(), label).toBe(kind === 'Response');
+        if (kind === 'Request') expect(message.body?.locked, label).toBe(false);
+      }
+    }
+  });
+});
+
+describe('discardUnreadBody: the rest of a request body, read and dropped before the answer', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('reads an unread body to its end (2 MiB, declared or not), and a body partly read to its end', async () => {
+    const bytes = 2 * 1024 * 1024;
+    for (const entries of [{ 'Content-Length': String(bytes) }, {}] as Record<string, string>[]) {
+      const { body, counted } = countedBody(bytes, 64 * 1024);
+      await discardUnreadBody(request(body, entries));
+      expect(counted, JSON.stringify(entries)).toEqual({ sent: bytes, cancelled: false });
+    }
+    const { body, counted } = countedBody(bytes, 64 * 1024);
+    const partly = request(body);
+    await expect(readBodyWithin(partly, 1024 * 1024)).rejects.toBeInstanceOf(TooLarge);
+    await discardUnreadBody(partly);
+    expect(counted).toEqual({ sent: bytes, cancelled: false });
+  });
+
+  it(`reads at most ${MAX_DISCARDED_BYTES} bytes of a body without a length, then cancels the rest`, async () => {
+    const { body, counted } = countedBody(4 * MAX_DISCARDED_BYTES, 64 * 1024);
+    await discardUnreadBody(request(body));
+    expect(counted.cancelled).toBe(true);
+    expect(counted.sent).toBeGreaterThan(MAX_DISCARDED_BYTES);
+    expect(counted.sent).toBeLessThanOrEqual(MAX_DISCARDED_BYTES + 3 * 64 * 1024);
+  });
+
+  it(`reads nothing of a body declared over ${MAX_DISCARDED_BYTES} bytes: the runtime may answer without it`, async () => {
+    const { body, counted } = countedBody(MAX_DISCARDED_BYTES + 1, 64 * 1024);
+    await discardUnreadBody(request(body, { 'Content-Length': String(MAX_DISCARDED_BYTES + 1) }));
+    // A stream pulls its first chunk by itself (its high-water mark); nothing more is read.
+    expect(counted.sent).toBeLessThanOrEqual(64 * 1024);
+    expect(counted.cancelled).toBe(false);
+  });
+
+  it(`stops waiting for a stalled body after ${DISCARD_DEADLINE_MS} ms and cancels it`, async () => {
+    vi.useFakeTimers();
+    let cancelled = false;
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(10));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    let done = false;
+    const discarding = discardUnreadBody(request(stalled)).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(DISCARD_DEADLINE_MS - 1);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await discarding;
+    expect(cancelled).toBe(true);
+  });
+
+  it('leaves alone a body read whole, one held by a reader, and no body', async () => {
+    const whole = request(countedBody(10).body);
+    await whole.arrayBuffer();
+    await discardUnreadBody(whole);
+    const { body, counted } = countedBody(10_000);
+    const held = request(body);
+    held.body?.getReader();
+    await discardUnreadBody(held);
+    expect(counted.cancelled).toBe(false);
+    expect(counted.sent).toBeLessThan(10_000);
+    await discardUnreadBody(new Request('https://edge.example/health'));
   });
 });

@@ -10,6 +10,7 @@ import worker from '../../src/index';
 import { loadConfig } from '../../src/config';
 import { acceptedCount } from '../../src/auth/accepted-tokens';
 import { seedNotes, uniqueUser } from '../support/worker/canister';
+import { fakeDateFrom } from '../support/worker/clock';
 import { AUTHORIZATION_SERVER, MCP_HEADERS, ORIGIN, REST_ROUTES, TOOLS, mintToken, rateLimitBinding, testEnv } from '../support/worker/harness';
 
 const NOTE = { path: 'memo/a.md', frontmatter: { title: 'A' }, body: '# Heading\n\ntext\n' };
@@ -20,13 +21,9 @@ let logLines: string[] = [];
 beforeEach(() => {
   logLines = [];
   vi.spyOn(console, 'log').mockImplementation((line: unknown) => void logLines.push(String(line)));
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(START);
 });
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+afterEach(() => vi.restoreAllMocks());
+const clock = fakeDateFrom(START);
 
 /** One env object for every request of a case, as an isolate keeps one. */
 function isolateEnv(overrides: Record<string, string> = {}): Record<string, unknown> {
@@ -40,7 +37,7 @@ function configOf(env: Record<string, unknown>) {
   return loaded.config;
 }
 
-const at = (secondsFromStart: number) => vi.setSystemTime(START + secondsFromStart * 1000);
+const at = (secondsFromStart: number) => clock(secondsFromStart * 1000);
 const seconds = (fromStart: number) => Math.floor(START / 1000) + fromStart;
 
 async function readOutline(env: Record<string, unknown>, token: string): Promise<{ status: number; reason: unknown }> {
@@ -98,7 +95,7 @@ describe('a remembered credential is refused wherever a fresh one is', () => {
     }
   });
 
-  it('a token verified with the JWK set is verified every time: a retired key refuses it as soon as jose reloads the set', async () => {
+  it('a token verified with the JWK set is verified every time: a retired key refuses it as soon as the Worker reloads the set', async () => {
     const user = await seededUser();
     const setUrl = `${inject('jwksUrl')}/rotating/${crypto.randomUUID()}`;
     const env = isolateEnv({ JWT_JWKS_URL: setUrl });
@@ -111,7 +108,7 @@ describe('a remembered credential is refused wherever a fresh one is', () => {
     expect(await readOutline(env, token)).toEqual({ status: 200, reason: null });
     expect(acceptedCount(configOf(env))).toBe(0);
     await (await fetch(`${setUrl}/retire`, { method: 'POST' })).arrayBuffer();
-    // An unknown kid makes jose reload the set (at most every 30 s); the set no longer has the key.
+    // An unknown kid makes the Worker reload the set (at most once per 30 s); the set no longer has the key.
     at(31);
     expect(await readOutline(env, await signed('another-key'))).toEqual({ status: 401, reason: 'unknown_key' });
     at(32);

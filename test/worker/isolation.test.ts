@@ -15,7 +15,8 @@ const VAULTS = ['alpha', 'beta'] as const;
 const SHARED_PATH = 'shared/same-path.md';
 const CONTRACTS = Object.keys(REST_ROUTES) as Array<keyof typeof REST_ROUTES>;
 const VAULT_FORBIDDEN_REST = JSON.stringify({ error: 'Access to this vault is not allowed.', code: 'FORBIDDEN' });
-const VAULT_FORBIDDEN_RPC = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Access to this vault is not allowed.' }, id: null });
+/** Refused after the message was read, the answer carries its id (mcpBody's 5; JSON-RPC 2.0 section 5). */
+const VAULT_FORBIDDEN_RPC = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Access to this vault is not allowed.' }, id: 5 });
 
 const headingFor = (owner: string, vault: string) => `Partition ${owner} ${vault}`;
 

@@ -4,10 +4,10 @@
 // OAuth client to sign in again, and a concurrent request is not held behind it. Against a real HTTP
 // stand-in (test/support/node/jwks-server.ts) on loopback http, which only ENVIRONMENT=local admits.
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { importJWK, SignJWT, type JWK } from 'jose';
 import { JWKS_DEADLINE_MS } from '../../src/auth/jwks';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
-import { AUTHORIZATION_SERVER, MCP_HEADERS, ORIGIN, REST_ROUTES, TOOLS, callWorker, mintToken, restGet, testEnv } from '../support/worker/harness';
+import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mintToken, restGet, testEnv } from '../support/worker/harness';
+import { keySetAccessToken } from '../support/worker/key-set';
 
 const NOTE = { path: 'a.md', body: '# A\n' };
 /** A bound, not a benchmark: the answer must come within the deadline plus scheduling slack. */
@@ -20,24 +20,11 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-/** An RFC 9068 access token for the origin, signed with the stand-in's key. */
-async function es256Token(user: string): Promise<string> {
-  const key = await importJWK(JSON.parse(inject('jwksPrivateJwk')) as JWK, 'ES256');
-  return new SignJWT({ sub: user, client_id: 'client-1', scope: 'vault:read' })
-    .setProtectedHeader({ alg: 'ES256', kid: 'jwks-test', typ: 'at+jwt' })
-    .setIssuer(AUTHORIZATION_SERVER)
-    .setAudience(ORIGIN)
-    .setJti(crypto.randomUUID())
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(key);
-}
-
 const envFor = (jwksPath: string) => testEnv({ ENVIRONMENT: 'local', JWT_JWKS_URL: `${inject('jwksUrl')}${jwksPath}` });
 
 async function readAt(jwksPath: string, user: string): Promise<{ status: number; ms: number; retryAfter: string | null }> {
   const started = Date.now();
-  const res = await restGet(REST_ROUTES.note_outline, NOTE.path, { token: await es256Token(user), env: envFor(jwksPath) });
+  const res = await restGet(REST_ROUTES.note_outline, NOTE.path, { token: await keySetAccessToken(user), env: envFor(jwksPath) });
   await res.body?.cancel();
   return { status: res.status, ms: Date.now() - started, retryAfter: res.headers.get('Retry-After') };
 }
@@ -67,7 +54,7 @@ describe('JWK set fetch bounds', () => {
     for (const endpoint of ['/mcp', '/mcp/vaults/default']) {
       const res = await callWorker(endpoint, {
         method: 'POST',
-        token: await es256Token(user),
+        token: await keySetAccessToken(user),
         env: envFor('/not-a-set'),
         headers: MCP_HEADERS,
         body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: TOOLS.note_outline, arguments: { path: NOTE.path } } }),
@@ -82,15 +69,7 @@ describe('JWK set fetch bounds', () => {
 
   it("a token whose kid the set does not have is still the token's fault: 401 unknown_key", async () => {
     const user = uniqueUser('jwks-kid');
-    const key = await importJWK(JSON.parse(inject('jwksPrivateJwk')) as JWK, 'ES256');
-    const token = await new SignJWT({ sub: user, client_id: 'c', scope: 'vault:read' })
-      .setProtectedHeader({ alg: 'ES256', kid: 'rotated-away', typ: 'at+jwt' })
-      .setIssuer(AUTHORIZATION_SERVER)
-      .setAudience(ORIGIN)
-      .setJti('j')
-      .setIssuedAt()
-      .setExpirationTime('10m')
-      .sign(key);
+    const token = await keySetAccessToken(user, 'rotated-away');
     const res = await restGet(REST_ROUTES.note_outline, NOTE.path, { token, env: envFor('/good') });
     expect(res.status).toBe(401);
     expect(logLines.map((line) => JSON.parse(line).reason)).toEqual(['unknown_key']);
@@ -119,7 +98,8 @@ describe('JWK set fetch bounds', () => {
     const user = uniqueUser('jwks-concurrent');
     await seedNotes(user, 'default', [NOTE]);
     const order: string[] = [];
-    const hanging = readAt('/hang', uniqueUser('jwks-hang')).then((result) => (order.push('hang'), result));
+    // A set of its own: /hang was fetched (and failed) by the case above, so its cooldown would answer at once.
+    const hanging = readAt('/hang?held-behind', uniqueUser('jwks-hang')).then((result) => (order.push('hang'), result));
     const hmac = restGet(REST_ROUTES.note_outline, NOTE.path, { token: await mintToken({ sub: user }) }).then((res) => (order.push('hmac'), res.status));
     const good = readAt('/good', user).then((result) => (order.push('good'), result.status));
     expect(await hmac).toBe(200);

@@ -42,7 +42,7 @@ const AUDIENCE = 'knowtation-edge-test';
 const UNAUTHORIZED_REST = JSON.stringify({ error: 'Unauthorized', code: 'UNAUTHORIZED' });
 const SCOPE_FORBIDDEN_REST = JSON.stringify({ error: 'Forbidden', code: 'FORBIDDEN' });
 const VAULT_FORBIDDEN_REST = JSON.stringify({ error: 'Access to this vault is not allowed.', code: 'FORBIDDEN' });
-const rpcRefusal = (message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null });
+const rpcRefusal = (message: string, id: number | null = null) => JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id });
 
 type Outcome = 'accepted' | 'unauthorized' | 'insufficient_scope' | 'vault_forbidden' | 'unavailable';
 
@@ -55,7 +55,8 @@ const EXPECTED_REFUSAL: Record<Exclude<Outcome, 'accepted'>, { status: number; r
     mcp: rpcRefusal('Token verification unavailable'),
   },
   insufficient_scope: { status: 403, rest: SCOPE_FORBIDDEN_REST, mcp: rpcRefusal('Forbidden') },
-  vault_forbidden: { status: 403, rest: VAULT_FORBIDDEN_REST, mcp: rpcRefusal('Access to this vault is not allowed.') },
+  // Refused after the message was read (the allowlist is the hosted context's): the answer carries its id, the tool call's 7.
+  vault_forbidden: { status: 403, rest: VAULT_FORBIDDEN_REST, mcp: rpcRefusal('Access to this vault is not allowed.', 7) },
 };
 
 /** What one case sends: the Authorization header(s), extra query, env and vault. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seedNotes, setFault, uniqueUser } from '../support/worker/canister';
 import { MCP_HEADERS, REST_ROUTES, TOOLS, callTool, callWorker, mintToken, restGet, testEnv } from '../support/worker/harness';
 
-const ALLOWED_KEYS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason', 'config', 'mcp', 'client', 'client_version'];
+const ALLOWED_KEYS = ['rid', 'surface', 'op', 'outcome', 'upstream', 'ms', 'sections', 'truncated', 'reason', 'context', 'config', 'mcp', 'client', 'client_version'];
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -6,7 +6,7 @@
 // The harness's default env has no ASSETS binding, which is the Worker with its view off; these
 // tests add the pool's ASSETS (wrangler.toml [assets]) to turn it on, as a deployment has it.
 import { env as poolBindings } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MODERN_REVISION } from '../../src/http/mcp-era';
 import { VIEW_EXTENSION_ID, VIEW_MIME_TYPE, VIEW_URI } from '../../src/http/mcp-view';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
@@ -61,9 +61,27 @@ describe('the view resource (SEP-1865, UI Resource Format), both eras', () => {
     }
   });
 
-  it('2026-07-28: resources/list and resources/read carry private cache hints, like tools/list', async () => {
+  it('resources/templates/list answers an empty list on both eras, logged under its own op: a server declaring resources serves it', async () => {
     const { token } = await setup();
-    for (const [method, params] of [['resources/list', {}], ['resources/read', { uri: VIEW_URI }]] as const) {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    try {
+      for (const res of [await legacy('resources/templates/list', {}, token, { bindings: VIEW_ON }), await modern('resources/templates/list', {}, token, {}, { bindings: VIEW_ON })]) {
+        expect(res.status).toBe(200);
+        expect((await res.json<any>()).result).toMatchObject({ resourceTemplates: [] });
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(lines.map((line) => JSON.parse(line))).toMatchObject([
+      { op: 'resources/templates/list', outcome: 'ok', mcp: '2025-11-25' },
+      { op: 'resources/templates/list', outcome: 'ok', mcp: MODERN_REVISION },
+    ]);
+  });
+
+  it('2026-07-28 (server/utilities/caching): resources/list, resources/templates/list and resources/read carry private cache hints, like tools/list', async () => {
+    const { token } = await setup();
+    for (const [method, params] of [['resources/list', {}], ['resources/templates/list', {}], ['resources/read', { uri: VIEW_URI }]] as const) {
       const { result } = await (await modern(method, params, token, {}, { bindings: VIEW_ON })).json<any>();
       expect(result).toMatchObject({ ttlMs: 300000, cacheScope: 'private' });
     }
@@ -167,6 +185,7 @@ describe('the extension negotiated (SEP-2133, Negotiation; SEP-1865, Client<>Ser
       error: { code: -32601, message: 'Method not found' },
     });
     expect((await modern('resources/list', {}, token, {}, off)).status).toBe(404);
+    expect((await modern('resources/templates/list', {}, token, {}, off)).status).toBe(404);
   });
 
   it.each(['yes', 'true', 'ON', '1'])('MCP_APPS_VIEW=%s is a configuration error (503), never guessed', async (value) => {

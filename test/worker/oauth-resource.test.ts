@@ -268,7 +268,8 @@ describe('vaults without custom headers', () => {
     const user = await twoVaultUser();
     const res = await toolCall(vaultEndpoint('beta'), 'modern', await accessToken(user, { allowed_vault_ids: ['alpha'] }));
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Access to this vault is not allowed.' }, id: null });
+    // Refused after the message was read: the answer carries its id (JSON-RPC 2.0 section 5).
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Access to this vault is not allowed.' }, id: 5 });
     expect(await canisterRequests(user)).toEqual([]);
   });
 

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedNotes, uniqueUser } from '../support/worker/canister';
 import { REST_ROUTES, callWorker, mintToken, restGet } from '../support/worker/harness';
-import { pathologicalCases, pathologicalNote } from '../../scripts/lib/markdown/pathological';
+import { pathologicalCases, pathologicalNote } from '@knowtation/note-structure';
 
 const SIZE = 100_000;
 

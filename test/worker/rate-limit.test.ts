@@ -1,7 +1,7 @@
 /**
  * Per-user rate limit with wrangler.toml's own
  * RATE_LIMITER binding (60 requests per 60 s) under workerd. The count is
- * per effective canister user, shared by REST and MCP, taken after
+ * per person (the token's subject), shared by REST and MCP, taken after
  * authentication and before any canister read: a refused request reaches
  * neither the canister nor the protocol layer. Window handling:
  * test/support/worker/budget.ts; the gate's order: gate-order.test.ts.
@@ -154,30 +154,31 @@ describe('per-user rate limit: protocol traffic has its own budget', () => {
 });
 
 describe('per-user rate limit: the key', () => {
-  it('is the effective canister user, shared by REST and MCP; another user keeps a full budget', async () => {
+  it('is the person (the token\'s subject), shared by REST and MCP; a workspace member on the same canister user keeps a full budget', async () => {
     const outcome = await inOneWindow('rl-key', async (user) => {
       const own = await mintToken({ sub: user });
-      // A different subject acting for the same canister user spends the same budget.
-      const delegated = await mintToken({ sub: uniqueUser('rl-delegate'), effective_canister_user_id: user });
+      // Another token of the same subject spends the same budget.
+      const second = await mintToken({ sub: user, role: 'viewer' }, { expiresIn: '20m' });
       const statuses: number[] = [];
       for (let i = 0; i < LIMIT / 2; i += 1) {
         const rest = await restGet(REST_ROUTES.document_tree, PATH, { token: own, ...realLimiter() });
         statuses.push(rest.status);
         await rest.body?.cancel();
-        const mcp = await mcpToolCall(delegated, i + 1);
+        const mcp = await mcpToolCall(second, i + 1);
         statuses.push(mcp.status);
         await mcp.body?.cancel();
       }
-      const refusedRest = await restGet(REST_ROUTES.note_outline, PATH, { token: delegated, ...realLimiter() });
+      const refusedRest = await restGet(REST_ROUTES.note_outline, PATH, { token: second, ...realLimiter() });
       const refusedMcp = await mcpToolCall(own, 999);
-      const other = await seededUser('rl-other');
-      const otherRes = await restGet(REST_ROUTES.note_outline, PATH, { token: await mintToken({ sub: other }), ...realLimiter() });
-      return { user, statuses, refused: [refusedRest.status, refusedMcp.status], other: otherRes.status };
+      // A member of the same workspace reads the same canister partition, on a budget of their own.
+      const member = await mintToken({ sub: uniqueUser('rl-member'), effective_canister_user_id: user });
+      const memberRes = await restGet(REST_ROUTES.note_outline, PATH, { token: member, ...realLimiter() });
+      return { user, statuses, refused: [refusedRest.status, refusedMcp.status], member: memberRes.status };
     });
     expect(outcome.statuses).toEqual(Array(LIMIT).fill(200));
     expect(outcome.refused).toEqual([429, 429]);
-    expect(outcome.other).toBe(200);
-    expect(await canisterRequests(outcome.user)).toHaveLength(LIMIT);
+    expect(outcome.member).toBe(200);
+    expect(await canisterRequests(outcome.user)).toHaveLength(LIMIT + 1);
   });
 
   it('does not count requests that fail authentication', async () => {

@@ -29,6 +29,17 @@ describe('Scooling smoke bridge', () => {
     expect(req.headers['x-gateway-auth']).toBe(env.CANISTER_AUTH_SECRET);
   });
 
+  it('reads only the vault its credential names: a caller\'s X-Vault-Id is never obeyed', async () => {
+    const { user, env } = await bridgeEnv();
+    await seedNotes(user, 'private', [{ ...NOTE, body: '# Private heading\n' }]);
+    for (const vault of ['private', ' private ', 'not a vault']) {
+      const res = await smoke(env, { 'X-Vault-Id': vault });
+      expect(res.status).toBe(200);
+      expect(JSON.parse(await res.text()).headings[0].text).toBe('Intro');
+    }
+    expect((await canisterRequests(user)).map((request) => request.headers['x-vault-id'])).toEqual(['default', 'default', 'default']);
+  });
+
   it('is off by default, in production, and unless enabled is exactly "true"', async () => {
     const { user, env } = await bridgeEnv();
     for (const off of [

@@ -5,7 +5,7 @@ import { expectNoteTooLarge } from './expect-contract-error';
 const PATH = 'inbox/big.md';
 const headingBody = (count: number): string => Array.from({ length: count }, (_, i) => `## H${i + 1}`).join('\n') + '\n';
 
-describe('heading cap (REFERENCE-CONTRACTS 1.6)', () => {
+describe('heading cap (openapi.yaml NoteOutline: caps and ids)', () => {
   it('exports the reference caps', () => {
     expect(MAX_NOTE_HEADINGS).toBe(500);
     expect(MAX_NOTE_INPUT_CHARS).toBe(1_000_000);
@@ -61,7 +61,7 @@ describe('heading cap (REFERENCE-CONTRACTS 1.6)', () => {
   });
 });
 
-describe('input size cap (REFERENCE-CONTRACTS 1.6)', () => {
+describe('input size cap (openapi.yaml NoteOutline: caps and ids)', () => {
   const exact = '# Big\n\n' + 'x'.repeat(MAX_NOTE_INPUT_CHARS - '# Big\n\n'.length);
   const over = exact + 'x';
 

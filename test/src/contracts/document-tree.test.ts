@@ -8,7 +8,7 @@ function shape(nodes: TreeNode[]): string {
 }
 const treeShape = (body: string): string => shape(buildContract('document_tree', PATH, {}, body).root.children);
 
-describe('DocumentTree nesting (REFERENCE-CONTRACTS 3)', () => {
+describe('DocumentTree nesting (openapi.yaml DocumentTree)', () => {
   it('attaches skipped levels to the nearest shallower heading and keeps real levels', () => {
     const tree = buildContract('document_tree', PATH, {}, '# A\n### B\n## C\n# D\n');
     expect(shape(tree.root.children)).toBe('A{B, C}, D');

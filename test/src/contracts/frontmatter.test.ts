@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeWireFrontmatter } from '../../../src/contracts';
 import { decodeAsHostedMcp, decodeAsHostedRest } from '../../../src/contracts/frontmatter';
 
-describe('decodeWireFrontmatter (REFERENCE-CONTRACTS 1.4)', () => {
+describe('decodeWireFrontmatter (docs/ARCHITECTURE.md: wire frontmatter)', () => {
   it('parses object JSON text', () => {
     expect(decodeWireFrontmatter('{"title":"X","tags":["a"]}')).toEqual({ title: 'X', tags: ['a'] });
     expect(decodeWireFrontmatter('  {"title":"X"}\n')).toEqual({ title: 'X' });
@@ -78,7 +78,7 @@ describe('decodeWireFrontmatter (REFERENCE-CONTRACTS 1.4)', () => {
     for (let wraps = 0; wraps < 7; wraps += 1) sevenWraps = JSON.stringify(sevenWraps);
 
     // Each row: raw wire text, what the MCP reference recovers, what the REST reference recovers,
-    // derived by hand from REFERENCE-CONTRACTS 1.4 (null: that reference falls back to {}).
+    // derived by hand from docs/ARCHITECTURE.md: wire frontmatter (null: that reference falls back to {}).
     const rows: Array<[string, string, Record<string, unknown> | null, Record<string, unknown> | null]> = [
       ['object JSON text', '{"title":"X"}', X, X],
       ['one string layer', '"{\\"title\\":\\"X\\"}"', X, X],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildContract, CONTRACT_NAMES } from '../../../src/contracts';
 
-// Serialized bytes are the contract: key order is compared as literal JSON text (REFERENCE-CONTRACTS 2-5).
+// Serialized bytes are the contract: key order is compared as literal JSON text (openapi.yaml: the four payload schemas).
 const PATH = 'projects/Alpha/x.md';
 const FRONTMATTER = { title: 'T', tags: 'b, a', date: '2026-01-02', updated: 'u', causal_chain_id: 'C', entity: 'E', episode_id: 'P' };
 const BODY = '# A\n\ntext\n\n## B\n';

@@ -3,7 +3,7 @@ import { buildContract, decodeWireFrontmatter, type Frontmatter } from '../../..
 
 const facetsOf = (frontmatter: Frontmatter, path = 'inbox/x.md') => buildContract('metadata_facets', path, frontmatter, '');
 
-describe('MetadataFacets project (REFERENCE-CONTRACTS 4)', () => {
+describe('MetadataFacets project (openapi.yaml MetadataFacets)', () => {
   it('slugs the frontmatter project', () => {
     expect(facetsOf({ project: 'My Project' }).facets.project).toBe('my-project');
     expect(facetsOf({ project: 42 }).facets.project).toBe('42');
@@ -42,7 +42,7 @@ describe('MetadataFacets project (REFERENCE-CONTRACTS 4)', () => {
   });
 });
 
-describe('MetadataFacets tags and entity (REFERENCE-CONTRACTS 4)', () => {
+describe('MetadataFacets tags and entity (openapi.yaml MetadataFacets)', () => {
   it('splits a comma string, trims and slugs each piece, drops empty slugs', () => {
     expect(facetsOf({ tags: 'Research, AI Safety,, ,research' }).facets.tags).toEqual(['research', 'ai-safety', 'research']);
   });
@@ -125,7 +125,7 @@ describe('MetadataFacets tags and entity (REFERENCE-CONTRACTS 4)', () => {
   });
 });
 
-describe('MetadataFacets date and updated (REFERENCE-CONTRACTS 4)', () => {
+describe('MetadataFacets date and updated (openapi.yaml MetadataFacets)', () => {
   it('stringifies without trimming or slugging', () => {
     expect(facetsOf({ date: '2026-05-24' }).facets.date).toBe('2026-05-24');
     expect(facetsOf({ date: '' }).facets.date).toBe('');
@@ -152,7 +152,7 @@ describe('MetadataFacets date and updated (REFERENCE-CONTRACTS 4)', () => {
   });
 });
 
-describe('MetadataFacets causal_chain_id and episode_id (REFERENCE-CONTRACTS 4)', () => {
+describe('MetadataFacets causal_chain_id and episode_id (openapi.yaml MetadataFacets)', () => {
   it('slugs the value, or gives null when absent or slugging to empty', () => {
     const facets = facetsOf({ causal_chain_id: 'Chain #7', episode_id: 'Episode 1' }).facets;
     expect(facets.causal_chain_id).toBe('chain-7');
@@ -170,7 +170,7 @@ describe('MetadataFacets causal_chain_id and episode_id (REFERENCE-CONTRACTS 4)'
   });
 });
 
-describe('MetadataFacets inferred fields and path (REFERENCE-CONTRACTS 4)', () => {
+describe('MetadataFacets inferred fields and path (openapi.yaml MetadataFacets)', () => {
   it('infers folder as the POSIX dirname, null at the vault root', () => {
     expect(facetsOf({}, 'a/b/c.md').inferred.folder).toBe('a/b');
     expect(facetsOf({}, 'projects/My Project/x.md').inferred.folder).toBe('projects/My Project');
@@ -190,7 +190,7 @@ describe('MetadataFacets inferred fields and path (REFERENCE-CONTRACTS 4)', () =
   });
 });
 
-describe('MetadataFacets reads only its seven keys (REFERENCE-CONTRACTS 4)', () => {
+describe('MetadataFacets reads only its seven keys (openapi.yaml MetadataFacets)', () => {
   it('ignores title and every other key, and never reads the body', () => {
     const withNoise = buildContract('metadata_facets', 
       'inbox/x.md',

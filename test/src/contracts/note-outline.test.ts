@@ -7,7 +7,7 @@ const levelsOf = (body: string): number[] => headingsOf(body).map((h) => h.level
 const textsOf = (body: string): string[] => headingsOf(body).map((h) => h.text);
 const idsOf = (body: string): string[] => headingsOf(body).map((h) => h.id);
 
-describe('heading extraction (REFERENCE-CONTRACTS 1.3)', () => {
+describe('heading extraction (openapi.yaml NoteOutline: headings)', () => {
   it('collects ATX headings of every level 1..6', () => {
     const body = '# one\n## two\n### three\n#### four\n##### five\n###### six\n';
     expect(levelsOf(body)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -72,7 +72,7 @@ describe('heading extraction (REFERENCE-CONTRACTS 1.3)', () => {
   });
 });
 
-describe('heading plain text (REFERENCE-CONTRACTS 1.3)', () => {
+describe('heading plain text (openapi.yaml NoteOutline: headings)', () => {
   it('joins formatted siblings with one space, so formatting inside a word inserts a space', () => {
     expect(textsOf('# foo**bar**baz\n')).toEqual(['foo bar baz']);
     expect(textsOf('# *em* and __strong__\n')).toEqual(['em and strong']);
@@ -114,7 +114,7 @@ describe('heading plain text (REFERENCE-CONTRACTS 1.3)', () => {
   });
 });
 
-describe('heading text normalization (REFERENCE-CONTRACTS 1.3)', () => {
+describe('heading text normalization (openapi.yaml NoteOutline: headings)', () => {
   it('applies Unicode NFC', () => {
     const [heading] = headingsOf('# Cafe\u0301\n');
     expect(heading.text).toBe('Caf\u00e9');
@@ -140,7 +140,7 @@ describe('heading text normalization (REFERENCE-CONTRACTS 1.3)', () => {
   });
 });
 
-describe('heading ids (REFERENCE-CONTRACTS 1.6)', () => {
+describe('heading ids (openapi.yaml NoteOutline: caps and ids)', () => {
   it('is h<level>-<slug>-<ordinal> with a 4-digit, 1-based ordinal', () => {
     expect(idsOf('# Weekly Sync\n')).toEqual(['h1-weekly-sync-0001']);
   });
@@ -169,7 +169,7 @@ describe('heading ids (REFERENCE-CONTRACTS 1.6)', () => {
   });
 });
 
-describe('frontmatter inside the body is Markdown (REFERENCE-CONTRACTS 1.4)', () => {
+describe('frontmatter inside the body is Markdown (docs/ARCHITECTURE.md: wire frontmatter)', () => {
   it('parses a leading YAML block as a thematic break plus a Setext level-2 heading', () => {
     const outline = buildContract('note_outline', 'a/fm-in-body.md', {}, '---\ntitle: X\n---\n# H\ntext');
     expect(outline.headings).toEqual([
@@ -181,7 +181,7 @@ describe('frontmatter inside the body is Markdown (REFERENCE-CONTRACTS 1.4)', ()
   });
 });
 
-describe('outline path and shape (REFERENCE-CONTRACTS 2)', () => {
+describe('outline path and shape (openapi.yaml NoteOutline)', () => {
   it('returns the builder-normalized path', () => {
     expect(buildContract('note_outline', '  notes//a/./b.md ', {}, '').path).toBe('notes/a/./b.md');
   });

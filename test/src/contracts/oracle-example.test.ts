@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildContract, decodeWireFrontmatter } from '../../../src/contracts';
 
-// REFERENCE-CONTRACTS 12: the oracle-verified example, sent as the canister sends it (frontmatter as JSON text).
+// The reference's oracle-verified example, sent as the canister sends it (frontmatter as JSON text).
 const PATH = 'projects/My Project/Meeting_notes-2026.md';
 const WIRE_FRONTMATTER = JSON.stringify({
   title: '  Weekly Sync  ',
@@ -28,7 +28,7 @@ const HEADINGS = [
   { level: 2, text: 'Quoted heading', id: 'h2-quoted-heading-0008' },
 ];
 
-describe('oracle example (REFERENCE-CONTRACTS 12)', () => {
+describe('the oracle-verified example', () => {
   it('outline: title, ids and texts', () => {
     expect(buildContract('note_outline', PATH, frontmatter, BODY)).toEqual({
       schema: 'knowtation.note_outline/v1',

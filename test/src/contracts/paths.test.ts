@@ -13,7 +13,7 @@ import { expectInvalidPath } from './expect-contract-error';
 
 const NON_STRINGS: unknown[] = [undefined, null, 42, {}, ['a.md']];
 
-describe('normalizeOutlinePath (REFERENCE-CONTRACTS 1.7)', () => {
+describe('normalizeOutlinePath (openapi.yaml: the path each payload names)', () => {
   it('equals split, drop empty segments, refuse "..", join, for any mix of segments and slashes', () => {
     const reference = (raw: string): string | 'InvalidPath' => {
       const forward = raw.trim().replace(/\\/g, '/');
@@ -69,7 +69,7 @@ describe('normalizeOutlinePath (REFERENCE-CONTRACTS 1.7)', () => {
   });
 });
 
-describe('normalizeTreePath (REFERENCE-CONTRACTS 1.7)', () => {
+describe('normalizeTreePath (openapi.yaml: the path each payload names)', () => {
   it('applies the outline rule to relative paths', () => {
     expect(normalizeTreePath(' a//b/./c.md ')).toBe('a/b/./c.md');
     expect(normalizeTreePath('a\\b.md')).toBe('a/b.md');
@@ -85,7 +85,7 @@ describe('normalizeTreePath (REFERENCE-CONTRACTS 1.7)', () => {
   });
 });
 
-describe('normalizeHostedPath (REFERENCE-CONTRACTS 6.4)', () => {
+describe('normalizeHostedPath (the path rule, docs/ARCHITECTURE.md)', () => {
   it('trims, converts backslashes, drops empty segments and keeps "." segments', () => {
     expect(normalizeHostedPath(' inbox\\x.md ')).toBe('inbox/x.md');
     expect(normalizeHostedPath('inbox//./x.md')).toBe('inbox/./x.md');
@@ -107,7 +107,7 @@ describe('normalizeHostedPath (REFERENCE-CONTRACTS 6.4)', () => {
   });
 });
 
-describe('normalizeFacetPath (REFERENCE-CONTRACTS 1.7)', () => {
+describe('normalizeFacetPath (openapi.yaml: the path each payload names)', () => {
   it('POSIX-normalizes: removes "." and empty segments, resolves "a/../b"', () => {
     expect(normalizeFacetPath('inbox/./x.md')).toBe('inbox/x.md');
     expect(normalizeFacetPath('./x.md')).toBe('x.md');

@@ -4,7 +4,7 @@ import { buildContract } from '../../../src/contracts';
 const PATH = 'notes/s.md';
 const availability = (body: string): boolean[] => buildContract('section_source', PATH, {}, body).sections.map((s) => s.body_available);
 
-describe('SectionSource ids and structure (REFERENCE-CONTRACTS 5)', () => {
+describe('SectionSource ids and structure (openapi.yaml SectionSource)', () => {
   it('prefixes heading ids with the path slug', () => {
     const source = buildContract('section_source', 'projects/My Project/Meeting_notes-2026.md', {}, '# Hello\n');
     expect(source.sections[0].section_id).toBe('projects-my-project-meeting-notes-2026-md:h1-hello-0001');
@@ -91,7 +91,7 @@ describe('SectionSource ids and structure (REFERENCE-CONTRACTS 5)', () => {
   });
 });
 
-describe('SectionSource body_available (REFERENCE-CONTRACTS 5)', () => {
+describe('SectionSource body_available (openapi.yaml SectionSource)', () => {
   it('is true for a paragraph and false for a heading with nothing after it', () => {
     expect(availability('# A\ntext\n# B\n')).toEqual([true, false]);
   });

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeSlug } from '../../../src/contracts';
-import { SHORT_SLUG_UNITS } from '../../../src/contracts/slug';
+import { SHORT_SLUG_UNITS, asciiBytesOf } from '../../../src/contracts/slug';
 
-describe('normalizeSlug (REFERENCE-CONTRACTS 1.2)', () => {
+describe('normalizeSlug (openapi.yaml NoteOutline: heading ids)', () => {
   it('lower-cases and replaces every non [a-z0-9-] code unit with one collapsed dash', () => {
     expect(normalizeSlug('Hello World')).toBe('hello-world');
     expect(normalizeSlug('A_B.C/D')).toBe('a-b-c-d');
@@ -99,5 +99,20 @@ describe('normalizeSlug (REFERENCE-CONTRACTS 1.2)', () => {
     expect(normalizeSlug(null)).toBe('');
     expect(normalizeSlug(undefined)).toBe('');
     expect(normalizeSlug(['a'])).toBe('');
+  });
+});
+
+describe('asciiBytesOf', () => {
+  it('gives one byte per unit exactly when every unit is ASCII', () => {
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.constantFrom(0x80, 0xe9, 0x130, 0x212a, 0xd800, 0xdc00, 0xfeff, 0xffff));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 300 }), (list) => {
+        const text = list.map((code) => String.fromCharCode(code)).join('');
+        const bytes = asciiBytesOf(text);
+        if (list.every((code) => code < 0x80)) expect(bytes === null ? null : [...bytes]).toEqual(list);
+        else expect(bytes).toBeNull();
+      }),
+      { seed: 13, numRuns: 3000 },
+    );
   });
 });

@@ -4,7 +4,7 @@ import { buildContract, decodeWireFrontmatter, type Frontmatter } from '../../..
 const titleOf = (path: string, frontmatter: Frontmatter = {}): string | null =>
   buildContract('note_outline', path, frontmatter, '# Heading is never the title\n').title;
 
-describe('title derivation (REFERENCE-CONTRACTS 1.5)', () => {
+describe('title derivation (openapi.yaml NoteOutline: title)', () => {
   it('uses the frontmatter title, trimmed', () => {
     expect(titleOf('inbox/x.md', { title: '  Weekly Sync  ' })).toBe('Weekly Sync');
     expect(titleOf('inbox/x.md', { title: '\t Tabbed \n' })).toBe('Tabbed');

@@ -2,22 +2,34 @@
  * A deliberately non-conformant OAuth authorization server for check-hub's tests, shaped like a
  * provider that predates the Hub contract: OpenID discovery only, an issuer with a trailing slash
  * the tokens do not carry, no registration (one pre-registered client), no PKCE (challenges are
- * ignored), no resource indicators (any resource gets a token), no RFC 9207 `iss`, no key set, no
- * refresh tokens, and access tokens that are HS256 JWTs without `aud`, `iss`, `client_id` or `jti`,
- * `typ: JWT`, for a day. It approves every request at once (no page).
+ * ignored), no resource indicators (any resource gets a token), no RFC 9207 `iss`, no refresh
+ * tokens. Its access tokens are HS256 JWTs without `aud`, `iss`, `client_id` or `jti`, `typ: JWT`,
+ * for a day, signed with `secret`; or, with `keySet`, tokens that look like RFC 9068 access tokens
+ * (ES256, `typ: at+jwt`, a kid its published key set has, every RFC 9068 claim, an hour), so that
+ * one lying claim at a time can be put in them. It approves every request at once (no page).
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT } from 'jose';
+import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 
 export const NONCONFORMANT_CLIENT_ID = 'hub-static-client';
 const DAY_SECONDS = 24 * 60 * 60;
+const HOUR_SECONDS = 60 * 60;
 
 export interface NonconformantAuthServer {
   /** The issuer check-hub is told to expect (no trailing slash); the metadata says `${issuer}/`. */
   issuer: string;
+  /** The HS256 secret its shared-secret tokens are signed with (the Worker's SESSION_SECRET). */
+  secret: string;
   close(): Promise<void>;
+}
+
+export interface NonconformantOptions {
+  /** Issue RFC 9068-looking ES256 tokens verifiable with a published key set, with the claims as given. */
+  keySet?: boolean;
+  /** With keySet: the key set answers a redirect to this URL instead of the keys. */
+  jwksRedirect?: string;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -33,10 +45,18 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 
 /**
  * Starts the server on a loopback port; `redirectUri` is the one redirect URI its client has.
- * `extraClaims` are added to every access token (an `aud`, say).
+ * `extraClaims` are put in every access token last (an `aud`, say, or a lying claim).
  */
-export async function startNonconformantAuthServer(redirectUri: string, extraClaims: Record<string, unknown> = {}): Promise<NonconformantAuthServer> {
-  const secret = new TextEncoder().encode(randomBytes(32).toString('base64url'));
+export async function startNonconformantAuthServer(
+  redirectUri: string,
+  extraClaims: Record<string, unknown> = {},
+  { keySet = false, jwksRedirect }: NonconformantOptions = {},
+): Promise<NonconformantAuthServer> {
+  const secretText = randomBytes(32).toString('base64url');
+  const secret = new TextEncoder().encode(secretText);
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  const publicJwk = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
   const codes = new Set<string>();
   let issuer = '';
 
@@ -51,7 +71,16 @@ export async function startNonconformantAuthServer(redirectUri: string, extraCla
         grant_types_supported: ['authorization_code'],
         token_endpoint_auth_methods_supported: ['client_secret_post'],
         scopes_supported: ['vault:read'],
+        ...(keySet ? { jwks_uri: `${issuer}/jwks` } : {}),
       });
+      return;
+    }
+    if (keySet && req.method === 'GET' && url.pathname === '/jwks' && jwksRedirect) {
+      res.writeHead(302, { location: jwksRedirect }).end();
+      return;
+    }
+    if (keySet && req.method === 'GET' && url.pathname === '/jwks') {
+      sendJson(res, 200, { keys: [{ ...publicJwk, kid, alg: 'ES256', use: 'sig' }] });
       return;
     }
     if (req.method === 'GET' && url.pathname === '/authorize') {
@@ -80,13 +109,26 @@ export async function startNonconformantAuthServer(redirectUri: string, extraCla
           sendJson(res, 400, { error: 'invalid_grant' });
           return;
         }
-        const accessToken = await new SignJWT({ type: 'mcp_access', scope: 'vault:read', role: 'viewer', ...extraClaims })
-          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-          .setSubject('demo')
-          .setIssuedAt()
-          .setExpirationTime(`${DAY_SECONDS}s`)
-          .sign(secret);
-        sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: DAY_SECONDS });
+        const now = Math.floor(Date.now() / 1000);
+        const accessToken = keySet
+          ? await new SignJWT({
+              iss: issuer,
+              sub: 'demo',
+              client_id: NONCONFORMANT_CLIENT_ID,
+              jti: randomUUID(),
+              scope: 'vault:read',
+              role: 'viewer',
+              iat: now,
+              exp: now + HOUR_SECONDS,
+              ...extraClaims,
+            })
+              .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid })
+              .sign(privateKey)
+          : await new SignJWT({ type: 'mcp_access', scope: 'vault:read', role: 'viewer', sub: 'demo', iat: now, exp: now + DAY_SECONDS, ...extraClaims })
+              .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+              .sign(secret);
+        const lifetime = keySet ? HOUR_SECONDS : DAY_SECONDS;
+        sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: lifetime });
       }, () => sendJson(res, 500, { error: 'server_error' }));
       return;
     }
@@ -99,6 +141,7 @@ export async function startNonconformantAuthServer(redirectUri: string, extraCla
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     issuer,
+    secret: secretText,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

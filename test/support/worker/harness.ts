@@ -9,12 +9,13 @@ import worker from '../../../src/index';
 import { CONTRACTS, type ContractName } from '../../../src/contracts/registry';
 import { canisterSecret, canisterUrl } from './canister';
 import { assertMatchesOpenApi } from './openapi';
+import { TEST_SESSION_SECRET } from '../test-secrets';
 
 export const ORIGIN = 'https://edge.example';
 export const HUB_ORIGIN = 'https://hub.example';
 /** The Hub as the authorization server of record: its issuer identifier. */
 export const AUTHORIZATION_SERVER = 'https://hub.example';
-export const SESSION_SECRET = 'test-session-secret-for-knowtation-edge-0001';
+export const SESSION_SECRET = TEST_SESSION_SECRET;
 export const PREVIOUS_SECRET = 'test-previous-secret-for-knowtation-edge-0002';
 
 export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
