@@ -15,6 +15,8 @@
  * CPU per read, 2.0 being linear.
  */
 import { pathologicalNote, type PathologicalPosition, type PathologicalShape } from '@knowtation/note-structure';
+// The engine's bench fits growth the same way on one analysis; both read it by this one rule.
+import { fittedGrowth } from '../../packages/note-structure/bench/measure';
 import { answered, benchToken, cpuOf, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
 import { figure, firstLine, median, spreadOf, type Report, type Spread } from './report';
 import type { Check, Target } from './targets';
@@ -71,25 +73,6 @@ export interface SizeRow {
 export interface NoteSizeResult {
   checks: Check[];
   rows: SizeRow[];
-}
-
-/**
- * Per-doubling growth fitted over (chars, ms) points: 2 ** (least-squares slope of log2 ms on
- * log2 chars). Linear work gives 2.0, quadratic 4.0; one noisy point moves it far less than it
- * moves a ratio of two medians.
- */
-export function fittedGrowth(points: ReadonlyArray<readonly [chars: number, ms: number]>): number {
-  const xs = points.map(([chars]) => Math.log2(chars));
-  const ys = points.map(([, ms]) => Math.log2(Math.max(ms, 1e-6)));
-  const meanX = xs.reduce((sum, x) => sum + x, 0) / xs.length;
-  const meanY = ys.reduce((sum, y) => sum + y, 0) / ys.length;
-  let covariance = 0;
-  let variance = 0;
-  xs.forEach((x, index) => {
-    covariance += (x - meanX) * ((ys[index] as number) - meanY);
-    variance += (x - meanX) ** 2;
-  });
-  return 2 ** (covariance / variance);
 }
 
 const POSITION: Record<PathologicalPosition, string> = { atx: 'in an ATX heading', setext: 'in a setext heading', paragraph: 'in a paragraph', block: 'as the note' };
