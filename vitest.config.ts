@@ -17,6 +17,10 @@ const WORKER_LOG_LINE = /^\{"rid":"[^"]*","/;
 // - e2e:    real clients (MCP SDK client, headless Chromium) against the Worker served over HTTP
 export default defineConfig({
   test: {
+    // engine, unit and worker files run three at a time, the e2e files after them one at a time
+    // (fileParallelism below). On two cores this halves a run: many files wait on a spawned script, a
+    // server or workerd, and the others use that time.
+    maxWorkers: 3,
     // The last lines of a run say how many tests ran in each project (test/support/node/project-counts-reporter.ts).
     reporters: ['default', './test/support/node/project-counts-reporter.ts'],
     onConsoleLog(log) {

@@ -3,6 +3,8 @@
 // stand-in (demo/hub-context.mjs) verifying the harness's session secret.
 // Worker tests reach it through inject('canisterUrl') / inject('canisterSecret') and the helpers
 // in test/support/worker/canister.ts; each test uses its own user id, so they never share a partition.
+// While the project runs, workerd's reports of the network faults its tests inject are dropped from
+// stdout (test/support/node/workerd-fault-logs.ts).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +13,7 @@ import { startDemoCanister } from '../../../demo/canister.mjs';
 import { startHubContext } from '../../../demo/hub-context.mjs';
 import { TEST_SESSION_SECRET } from '../test-secrets';
 import { startJwksServer } from './jwks-server';
+import { dropInjectedWorkerdFaults } from './workerd-fault-logs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -30,7 +33,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('jwksPrivateJwk', JSON.stringify(jwks.privateJwk));
   project.provide('hubUrl', hub.url);
   project.provide('hubControlSecret', hubControlSecret);
+  const restoreStdout = dropInjectedWorkerdFaults();
   return async () => {
+    restoreStdout();
     await hub.close();
     await jwks.close();
     await canister.close();

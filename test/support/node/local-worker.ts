@@ -22,22 +22,44 @@ export function freePort(): Promise<number> {
 
 /**
  * workerd's report that a client closed its connection before an answer was fully written (a test's
- * browser or SDK client hanging up): the peer's doing, not the Worker's. Only this exact line is
+ * browser or SDK client hanging up): the write fails with a broken pipe, or with a reset when the
+ * peer's socket had unread data. The peer's doing, not the Worker's. Only this exact line is
  * dropped; every other workerd or wrangler error still prints.
  */
-export const CLIENT_HUNG_UP = /kj::getCaughtExceptionAsKj\(\) = kj\/async-io-unix\.c\+\+:\d+: disconnected: ::write\(fd, buffer\.begin\(\), buffer\.size\(\)\): Broken pipe/;
+export const CLIENT_HUNG_UP =
+  /kj::getCaughtExceptionAsKj\(\) = kj\/async-io-unix\.c\+\+:\d+: disconnected: ::write\(fd, buffer\.begin\(\), buffer\.size\(\)\): (?:Broken pipe|Connection reset by peer)/;
+
+/**
+ * wrangler's note at exit that it kept a debug log, which it prints once it has logged any error:
+ * dropped only when every error it would follow was a dropped CLIENT_HUNG_UP.
+ */
+export const DEBUG_LOG_KEPT = /^\u{1FAB5} {2}Logs were written to "/u;
+
+/** Decides which of wrangler's console lines print, in the order it writes them. */
+export class HangUpFilter {
+  private errorsPrinted = 0;
+
+  keepError(args: unknown[]): boolean {
+    if (args.some((arg) => typeof arg === 'string' && CLIENT_HUNG_UP.test(arg))) return false;
+    this.errorsPrinted += 1;
+    return true;
+  }
+
+  keepWarning(args: unknown[]): boolean {
+    return this.errorsPrinted > 0 || !args.some((arg) => typeof arg === 'string' && DEBUG_LOG_KEPT.test(arg));
+  }
+}
 
 let hangUpFilterInstalled = false;
 
-/** Drops CLIENT_HUNG_UP reports from wrangler's error output in this process, once. */
+/** Drops CLIENT_HUNG_UP reports, and the debug-log note that only they would cause, from this process's console, once. */
 function dropClientHangUps(): void {
   if (hangUpFilterInstalled) return;
   hangUpFilterInstalled = true;
-  const error = console.error.bind(console);
-  console.error = (...args: unknown[]) => {
-    if (args.some((arg) => typeof arg === 'string' && CLIENT_HUNG_UP.test(arg))) return;
-    error(...args);
-  };
+  const filter = new HangUpFilter();
+  const [error, warn] = [console.error.bind(console), console.warn.bind(console)];
+  console.error = (...args: unknown[]) => void (filter.keepError(args) && error(...args));
+  console.warn = (...args: unknown[]) => void (filter.keepWarning(args) && warn(...args));
 }
 
 export type WranglerWorker = Awaited<ReturnType<(typeof import('wrangler'))['unstable_startWorker']>>;

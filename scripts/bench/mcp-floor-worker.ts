@@ -1,5 +1,5 @@
 /**
- * The MCP floor of the bench (scripts/lib/bench-fixed.ts, bench-startup.ts): the least the official
+ * The MCP floor of the bench (read-cost.ts, cold-start.ts): the least the official
  * MCP SDK v2 does for one tools/call, in each era the way src/http/mcp-server.ts serves it: the 2025
  * eras through the SDK's stateless Streamable HTTP transport with JSON answers, 2026-07-28 through
  * the SDK's createMcpHandler (made once per isolate, as the SDK's examples make it), each handed the

@@ -1,0 +1,253 @@
+/**
+ * Question: what does a warm read cost, against the least any Worker must pay for it?
+ *
+ * Three Workers in one workerd, each on its own socket: ours (the bundle `wrangler deploy` uploads),
+ * the read floor (read-floor-worker.js: our canister GET, its JSON parsed, one log line, a one-field
+ * answer) and the MCP floor (mcp-floor-worker.ts: the official SDK answering a constant tools/call
+ * as our Worker serves each era). Every kind of request is sent a request at a time, each pass one
+ * of every kind in an order that turns by one each pass, and its workerd CPU read around it
+ * (lab.ts cpuOf); figures are differences of medians, their spread the same difference in each of
+ * BLOCKS consecutive blocks of samples. A burst of other load on a shared machine lands on a few
+ * samples, which the medians set aside.
+ *
+ * Targets:
+ * - our REST read of each real note (the shared corpus) over the read floor's read of the same notes,
+ *   both net of the floor's no-op exchange: at most 1.5x;
+ * - the fixed cost of a REST read, a 404 for a missing note over our GET /health: at most 1 ms;
+ * - what an MCP tools/call costs over the same REST read, beyond what the SDK's own exchange costs
+ *   over a JSON GET (the MCP floor): at most 0.3 ms, per era, on a 10-char note and on the corpus.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MCP_ERAS, type McpEra } from '../lib/worker-api';
+import { answered, benchToken, buildMcpFloor, cpuOf, mcpCall, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
+import { figure, firstLine, median, quantile, spreadOf, type Report } from './report';
+import type { Check, Target } from './targets';
+
+export const READ_TARGETS = {
+  overFloor: {
+    label: 'warm REST read of a real note, at most 1.5x the read floor',
+    protects: "the CPU bill: what a read costs beyond the platform's own fetch and parse of the note",
+    bound: 1.5,
+    kind: 'max',
+    unit: 'x',
+    digits: 2,
+    scale: 'fixed',
+  },
+  fixed: {
+    label: 'fixed cost of a REST read (404 over /health), at most 1 ms',
+    protects: 'the CPU bill of every request: token, checks and the canister round trip',
+    bound: 1,
+    kind: 'max',
+    unit: 'ms',
+    digits: 2,
+    scale: 'cpu',
+  },
+  mcp: {
+    label: "MCP tools/call over REST beyond the SDK's own exchange, at most 0.3 ms",
+    protects: "an agent's CPU bill: our MCP adapter's cost on top of the official SDK's",
+    bound: 0.3,
+    kind: 'max',
+    unit: 'ms',
+    digits: 2,
+    scale: 'cpu',
+  },
+} as const satisfies Record<string, Target>;
+
+export interface ReadCostOptions {
+  quick: boolean;
+  repoRoot: string;
+  /** Our Worker's module (index.js of the dry-run build). */
+  ourScript: string;
+  report: Report;
+  progress: (line: string) => void;
+  /** The real notes of the read rows, each read in turn; none: no read rows. */
+  corpus: BenchNote[];
+}
+
+export interface ReadCostResult {
+  checks: Check[];
+
+  /** Net of the no-op exchange, for the floors picture: our corpus read and the floor's; MCP ours and the SDK's, per era. */
+  floors?: { read: number; readFloor: number; mcp: { era: McpEra; ours: number; sdk: number }[] };
+  /** Why it did not run or stopped. */
+  skipped?: string;
+}
+
+type Worker = 'ours' | 'floor' | 'sdk';
+
+interface Kind {
+  key: string;
+  label: string;
+  worker: Worker;
+  statuses: number[];
+  mcp?: boolean;
+  /** The kind's `index`th request (reads take the corpus notes in turn). */
+  send: (base: URL, index: number) => Promise<Response>;
+}
+
+const SMALL = { path: 'bench/small.md', body: '# Note\n\nHi' };
+/** Consecutive blocks the samples are cut into for a figure's spread. */
+const BLOCKS = 8;
+
+function kinds(token: string, readPaths: string[], withSdk: boolean): Kind[] {
+  const readPath = (index: number): string => readPaths[index % readPaths.length] as string;
+  const health = (base: URL): Promise<Response> => fetch(new URL('/health', base));
+  const small: Kind[] = [
+    { key: 'noop', label: 'read floor GET /health (no-op)', worker: 'floor', statuses: [200], send: health },
+    { key: 'health', label: 'our GET /health', worker: 'ours', statuses: [200], send: health },
+    { key: 'missing', label: '404, missing note', worker: 'ours', statuses: [404], send: (base) => restRead(base, 'note_outline', 'bench/missing.md', token) },
+    { key: 'small', label: `200 outline, ${SMALL.body.length}-char note`, worker: 'ours', statuses: [200], send: (base) => restRead(base, 'note_outline', SMALL.path, token) },
+    ...MCP_ERAS.map((era): Kind => ({ key: `small ${era}`, label: `MCP ${era}, ${SMALL.body.length}-char note`, worker: 'ours', statuses: [200], mcp: true, send: (base) => mcpCall(base, token, era, SMALL.path) })),
+  ];
+  const sdk: Kind[] = [
+    { key: 'sdk json', label: 'MCP floor GET /json', worker: 'sdk', statuses: [200], send: (base) => fetch(new URL('/json', base)) },
+    ...MCP_ERAS.map((era): Kind => ({ key: `sdk ${era}`, label: `MCP floor ${era} tools/call`, worker: 'sdk', statuses: [200], mcp: true, send: (base) => mcpCall(base, token, era, SMALL.path) })),
+  ];
+  const reads: Kind[] = [
+    { key: 'read', label: 'our REST read, corpus', worker: 'ours', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), token) },
+    { key: 'floor', label: 'read floor, corpus', worker: 'floor', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), null) },
+    ...MCP_ERAS.map((era): Kind => ({ key: `read ${era}`, label: `MCP ${era}, corpus`, worker: 'ours', statuses: [200], mcp: true, send: (base, index) => mcpCall(base, token, era, readPath(index)) })),
+  ];
+  return [...small, ...(withSdk ? sdk : []), ...(readPaths.length > 0 ? reads : [])];
+}
+
+/** The samples cut into BLOCKS consecutive blocks. */
+function blocksOf(samples: number[]): number[][] {
+  const size = Math.max(1, Math.ceil(samples.length / BLOCKS));
+  return Array.from({ length: Math.ceil(samples.length / size) }, (_, block) => samples.slice(block * size, (block + 1) * size));
+}
+
+export async function readCost(options: ReadCostOptions): Promise<ReadCostResult> {
+  const { report, quick } = options;
+  report.section('What a warm read costs, against the read floor and the MCP floor (workerd CPU per request)');
+  const readPaths = options.corpus.map((note) => note.path);
+  const warmups = quick ? 5 : 20;
+  // Reads take the corpus notes in turn: whole passes over them, so every note is read alike.
+  const passes = readPaths.length > 0 ? readPaths.length * (quick ? 1 : 3) : quick ? 100 : 400;
+  options.progress(`read cost: ${passes} interleaved passes over every kind of request`);
+  const sdkDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-mcp-floor-'));
+  const canister = await startCanister([{ path: SMALL.path, body: SMALL.body }, ...options.corpus]);
+  let samples = new Map<string, number[]>();
+  let all: Kind[] = [];
+  let errors = '';
+  try {
+    let sdkScript: string | null = null;
+    try {
+      sdkScript = buildMcpFloor(options.repoRoot, sdkDir);
+    } catch (error) {
+      report.text(`MCP floor: not built (${firstLine(error)}); the MCP target is not judged`);
+    }
+    const lab = await startLab(canister.url, [
+      { name: 'ours', scriptPath: options.ourScript },
+      { name: 'floor', scriptPath: READ_FLOOR },
+      ...(sdkScript ? [{ name: 'sdk', scriptPath: sdkScript }] : []),
+    ]);
+    try {
+      const token = await benchToken();
+      all = kinds(token, readPaths, sdkScript !== null);
+      const sent = new Map<string, number>();
+      const send = async (kind: Kind): Promise<void> => {
+        const index = sent.get(kind.key) ?? 0;
+        sent.set(kind.key, index + 1);
+        const response = await kind.send(lab.bases.get(kind.worker) as URL, index);
+        const text = await response.text();
+        if (!answered(response, text, kind.statuses, kind.mcp)) throw new Error(`${kind.label}: status ${response.status} ${text.slice(0, 160)}`);
+      };
+      for (const kind of all) for (let index = 0; index < warmups; index++) await send(kind);
+      samples = new Map(all.map((kind) => [kind.key, []]));
+      for (let pass = 0; pass < passes; pass++) {
+        for (let step = 0; step < all.length; step++) {
+          const kind = all[(pass + step) % all.length] as Kind;
+          samples.get(kind.key)?.push(await cpuOf(lab.workerd, () => send(kind)));
+        }
+      }
+    } finally {
+      errors = lab.errors();
+      await lab.dispose();
+    }
+  } catch (error) {
+    const why = firstLine(error);
+    report.text(`skipped: ${why}${errors ? `; Worker stderr: ${errors.slice(0, 300)}` : ''}`);
+    return { checks: [], skipped: why };
+  } finally {
+    canister.close();
+    rmSync(sdkDir, { recursive: true, force: true });
+  }
+  if ([...samples.values()].some((cpu) => cpu.some(Number.isNaN))) {
+    report.text('workerd schedstat not readable under this process: nothing measured');
+    return { checks: [], skipped: 'no /proc schedstat' };
+  }
+  return judged(options, all, samples);
+}
+
+/** A figure of medians, and the same figure in each block of samples (its spread). */
+interface Figure {
+  ms: number;
+  blocks: number[];
+}
+
+const minus = (a: Figure, b: Figure): Figure => ({ ms: a.ms - b.ms, blocks: a.blocks.map((value, at) => value - (b.blocks[at] as number)) });
+const over = (a: Figure, b: Figure): Figure => ({ ms: a.ms / b.ms, blocks: a.blocks.map((value, at) => value / (b.blocks[at] as number)) });
+
+function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, number[]>): ReadCostResult {
+  const { report } = options;
+  const cpu = (key: string): number[] => samples.get(key) ?? [];
+  const of = (key: string): Figure => ({ ms: median(cpu(key)), blocks: blocksOf(cpu(key)).map(median) });
+  const noop = of('noop');
+  report.table(
+    [{ header: 'request', text: true }, { header: 'n' }, { header: 'CPU p25' }, { header: 'CPU p50' }, { header: 'CPU p75' }, { header: 'over no-op' }],
+    all.map((kind) => {
+      const sorted = [...cpu(kind.key)].sort((a, b) => a - b);
+      return [kind.label, String(sorted.length), ...[0.25, 0.5, 0.75].map((q) => quantile(sorted, q).toFixed(3)), (median(sorted) - noop.ms).toFixed(3)];
+    }),
+  );
+  report.legend([
+    ['CPU', 'workerd CPU ms per request (schedstat of every workerd thread, read around each request): its quartiles'],
+    ['no-op', "the read floor's GET /health, which answers at once: an HTTP exchange alone"],
+  ]);
+  const measured = (figures: { row: string; figure: Figure }[]): Check['measured'] => ({
+    values: figures.map((each) => each.figure.ms),
+    rows: figures.map((each) => each.row),
+    spreads: figures.map((each) => spreadOf(each.figure.blocks)),
+  });
+  const result: ReadCostResult = { checks: [] };
+  const readRows = cpu('read').length > 0;
+  if (readRows) {
+    const [read, floor] = [minus(of('read'), noop), minus(of('floor'), noop)];
+    result.checks.push({ target: READ_TARGETS.overFloor, measured: measured([{ row: 'corpus', figure: over(read, floor) }]) });
+    report.raw('');
+    report.text(
+      `Reads: the ${options.corpus.length} notes of the shared corpus in turn; ours ${figure(read.ms, 3)} ms and the read floor ` +
+        `${figure(floor.ms, 3)} ms of workerd CPU per read, both over the no-op exchange.`,
+    );
+  } else {
+    result.checks.push({ target: READ_TARGETS.overFloor, skipped: 'no corpus at ../shared/corpus' });
+  }
+  result.checks.push({ target: READ_TARGETS.fixed, measured: measured([{ row: '404', figure: minus(of('missing'), of('health')) }]) });
+  if (cpu('sdk json').length === 0) {
+    result.checks.push({ target: READ_TARGETS.mcp, skipped: 'the MCP floor was not built' });
+    return result;
+  }
+  // What our MCP call costs over our REST read of the same note, beyond what the SDK's call costs over a JSON GET.
+  const sdk = (era: McpEra): Figure => minus(of(`sdk ${era}`), of('sdk json'));
+  const mcpOver = (era: McpEra, note: 'small' | 'read'): Figure => minus(of(`${note} ${era}`), of(note));
+  result.checks.push({
+    target: READ_TARGETS.mcp,
+    measured: measured(
+      MCP_ERAS.flatMap((era) => [
+        { row: `${era}, 10 chars`, figure: minus(mcpOver(era, 'small'), sdk(era)) },
+        ...(readRows ? [{ row: `${era}, corpus`, figure: minus(mcpOver(era, 'read'), sdk(era)) }] : []),
+      ]),
+    ),
+  });
+  if (readRows) {
+    result.floors = {
+      read: minus(of('read'), noop).ms,
+      readFloor: minus(of('floor'), noop).ms,
+      mcp: MCP_ERAS.map((era) => ({ era, ours: mcpOver(era, 'read').ms, sdk: sdk(era).ms })),
+    };
+  }
+  return result;
+}
