@@ -14,9 +14,8 @@
  * request off with the platform's error, not ours); growth per doubling at most 2.3x, fitted on our
  * CPU per read, 2.0 being linear.
  */
-import { pathologicalNote, type PathologicalPosition, type PathologicalShape } from '@knowtation/note-structure';
+import { fittedGrowth, pathologicalNote, type PathologicalPosition, type PathologicalShape } from '@knowtation/note-structure';
 // The engine's bench fits growth the same way on one analysis; both read it by this one rule.
-import { fittedGrowth } from '../../packages/note-structure/bench/measure';
 import { answered, benchToken, cpuOf, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
 import { figure, firstLine, median, spreadOf, type Report, type Spread } from './report';
 import type { Check, Target } from './targets';

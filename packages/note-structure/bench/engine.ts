@@ -33,7 +33,8 @@ import { parse, postprocess, preprocess } from 'micromark';
 import { analyzeNote, analyzeNoteColumns, pathologicalCases, pathologicalNote, syntheticNote, type PathologicalPosition } from '../src';
 import { scanBlocks } from '../src/block-scan';
 import { analyzeWithMdast } from '../dev/oracle';
-import { asParsedFromJson, fittedGrowth, MIN_SAMPLE_MS, peakHeap, rateOf, timeInterleaved, timeMedian, timeSteady, type Spread, type Timing } from './measure';
+import { fittedGrowth } from '../src/growth-fit';
+import { asParsedFromJson, MIN_SAMPLE_MS, peakHeap, rateOf, timeInterleaved, timeMedian, timeSteady, type Spread, type Timing } from './measure';
 
 const USAGE = [
   'usage: npm run bench -- [--quick] [--runs N] [--only TEXT]',

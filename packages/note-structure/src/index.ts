@@ -27,3 +27,4 @@ export {
   type PathologicalShape,
 } from './pathological';
 export { syntheticNote } from './synthetic-note';
+export { fittedGrowth } from './growth-fit';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fittedGrowth } from '../bench/measure';
+import { fittedGrowth } from '../src/growth-fit';
 
 // The engine bench's growth column (target: at most 2.3x per doubling) is fitted over four sizes.
 const sizes = [125_000, 250_000, 500_000, 1_000_000];
