@@ -5,7 +5,7 @@
  * the read floor (read-floor-worker.js: our canister GET, its JSON parsed, one log line, a one-field
  * answer) and the MCP floor (mcp-floor-worker.ts: the official SDK answering a constant tools/call
  * as our Worker serves each era). Every kind of request is sent a request at a time, each pass one
- * of every kind in an order that turns by one each pass, and its workerd CPU read around it
+ * of every kind in a fresh random order, and its workerd CPU read around it
  * (lab.ts cpuOf); figures are differences of medians, their spread the same difference in each of
  * BLOCKS consecutive blocks of samples. A burst of other load on a shared machine lands on a few
  * samples, which the medians set aside.
@@ -113,6 +113,20 @@ function kinds(token: string, readPaths: string[], withSdk: boolean): Kind[] {
   return [...small, ...(withSdk ? sdk : []), ...(readPaths.length > 0 ? reads : [])];
 }
 
+/**
+ * The kinds in a fresh random order (Fisher-Yates): each kind follows every other about equally
+ * often, so what a request leaves behind (a collection, a cold cache, another isolate's turn)
+ * lands on every kind alike.
+ */
+function shuffled<T>(items: readonly T[]): T[] {
+  const order = [...items];
+  for (let at = order.length - 1; at > 0; at--) {
+    const other = Math.floor(Math.random() * (at + 1));
+    [order[at], order[other]] = [order[other] as T, order[at] as T];
+  }
+  return order;
+}
+
 /** The samples cut into BLOCKS consecutive blocks. */
 function blocksOf(samples: number[]): number[][] {
   const size = Math.max(1, Math.ceil(samples.length / BLOCKS));
@@ -158,10 +172,7 @@ export async function readCost(options: ReadCostOptions): Promise<ReadCostResult
       for (const kind of all) for (let index = 0; index < warmups; index++) await send(kind);
       samples = new Map(all.map((kind) => [kind.key, []]));
       for (let pass = 0; pass < passes; pass++) {
-        for (let step = 0; step < all.length; step++) {
-          const kind = all[(pass + step) % all.length] as Kind;
-          samples.get(kind.key)?.push(await cpuOf(lab.workerd, () => send(kind)));
-        }
+        for (const kind of shuffled(all)) samples.get(kind.key)?.push(await cpuOf(lab.workerd, () => send(kind)));
       }
     } finally {
       errors = lab.errors();
