@@ -202,6 +202,13 @@ function summary(results: Results, options: BenchOptions, started: Date, picture
         floors.mcp.map((each) => `MCP ${each.era} over REST ${each.ours.toFixed(3)}, the SDK's own ${each.sdk.toFixed(3)}`).join('; '),
     );
   }
+  const hub = results.read?.hub;
+  if (hub) {
+    text(
+      `hosted context: the Hub's stand-in asked ${hub.calls} times in ${hub.seconds.toFixed(0)} s by ${hub.reads} reads whose token ` +
+        'carries none (our Worker keeps an answer 5 s)',
+    );
+  }
   const first = results.cold?.first;
   if (first) {
     text(

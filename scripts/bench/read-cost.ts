@@ -1,27 +1,34 @@
 /**
  * Question: what does a warm read cost, against the least any Worker must pay for it?
  *
- * Three Workers in one workerd, each on its own socket: ours (the bundle `wrangler deploy` uploads),
- * the read floor (read-floor-worker.js: our canister GET, its JSON parsed, one log line, a one-field
- * answer) and the MCP floor (mcp-floor-worker.ts: the official SDK answering a constant tools/call
- * as our Worker serves each era). Every kind of request is sent a request at a time, each pass one
- * of every kind in a fresh random order, and its workerd CPU read around it
- * (lab.ts cpuOf); figures are differences of medians, their spread the same difference in each of
- * BLOCKS consecutive blocks of samples. A burst of other load on a shared machine lands on a few
- * samples, which the medians set aside.
+ * Three Workers in one workerd, each on its own socket: ours (the bundle `wrangler deploy` uploads,
+ * with HOSTED_CONTEXT_URL at the Hub's stand-in), the read floor (read-floor-worker.js: our canister
+ * GET, its JSON parsed, one log line, a one-field answer) and the MCP floor (mcp-floor-worker.ts: the
+ * official SDK answering a constant tools/call as our Worker serves each era). Every kind of
+ * request is sent a request at a time, each pass one of every kind in a fresh random order, and its
+ * workerd CPU read around it (lab.ts cpuOf); figures are differences of medians, their spread the
+ * same difference in each of BLOCKS consecutive blocks of samples. Two reads of the same note in one
+ * pass are compared pass by pass: the median of their differences. A burst of other load on a shared
+ * machine lands on a few samples, which the medians set aside.
+ *
+ * Our requests send a token that carries its hosted context; one kind reads the corpus with a token
+ * that carries none (as the Hub's own tokens), so our Worker asks the Hub's stand-in and then
+ * answers from what it keeps (5 s per token and vault): the stand-in's calls are counted.
  *
  * Targets:
  * - our REST read of each real note (the shared corpus) over the read floor's read of the same notes,
  *   both net of the floor's no-op exchange: at most 1.5x;
  * - the fixed cost of a REST read, a 404 for a missing note over our GET /health: at most 1 ms;
  * - what an MCP tools/call costs over the same REST read, beyond what the SDK's own exchange costs
- *   over a JSON GET (the MCP floor): at most 0.3 ms, per era, on a 10-char note and on the corpus.
+ *   over a JSON GET (the MCP floor): at most 0.3 ms, per era, on a 10-char note and on the corpus;
+ * - a corpus read whose hosted context is remembered (asked of the Hub) over the same read with a
+ *   token that carries it: at most 0.05 ms.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MCP_ERAS, type McpEra } from '../lib/worker-api';
-import { answered, benchToken, buildMcpFloor, cpuOf, mcpCall, READ_FLOOR, restRead, startCanister, startLab, type BenchNote } from './lab';
+import { answered, benchToken, buildMcpFloor, cpuOf, mcpCall, READ_FLOOR, restRead, startCanister, startHub, startLab, type BenchNote } from './lab';
 import { figure, firstLine, median, quantile, spreadOf, type Report } from './report';
 import type { Check, Target } from './targets';
 
@@ -53,6 +60,15 @@ export const READ_TARGETS = {
     digits: 2,
     scale: 'cpu',
   },
+  remembered: {
+    label: 'a read whose hosted context is remembered, CPU over one whose token carries it, at most 0.05 ms',
+    protects: "the CPU bill of the Hub's own tokens: they carry no hosted context, so each of their reads takes it from what the Worker keeps",
+    bound: 0.05,
+    kind: 'max',
+    unit: 'ms',
+    digits: 3,
+    scale: 'fixed',
+  },
 } as const satisfies Record<string, Target>;
 
 export interface ReadCostOptions {
@@ -71,11 +87,19 @@ export interface ReadCostResult {
 
   /** Net of the no-op exchange, for the floors picture: our corpus read and the floor's; MCP ours and the SDK's, per era. */
   floors?: { read: number; readFloor: number; mcp: { era: McpEra; ours: number; sdk: number }[] };
+  /** The Hub's stand-in: its calls while the reads were measured, over how many seconds, and how many reads asked for the context. */
+  hub?: { calls: number; seconds: number; reads: number };
   /** Why it did not run or stopped. */
   skipped?: string;
 }
 
 type Worker = 'ours' | 'floor' | 'sdk';
+
+/** The two bench tokens: one that carries its hosted context, one that carries none (the Hub is asked). */
+interface Tokens {
+  carries: string;
+  none: string;
+}
 
 interface Kind {
   key: string;
@@ -91,7 +115,7 @@ const SMALL = { path: 'bench/small.md', body: '# Note\n\nHi' };
 /** Consecutive blocks the samples are cut into for a figure's spread. */
 const BLOCKS = 8;
 
-function kinds(token: string, readPaths: string[], withSdk: boolean): Kind[] {
+function kinds({ carries: token, none }: Tokens, readPaths: string[], withSdk: boolean): Kind[] {
   const readPath = (index: number): string => readPaths[index % readPaths.length] as string;
   const health = (base: URL): Promise<Response> => fetch(new URL('/health', base));
   const small: Kind[] = [
@@ -109,6 +133,7 @@ function kinds(token: string, readPaths: string[], withSdk: boolean): Kind[] {
     { key: 'read', label: 'our REST read, corpus', worker: 'ours', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), token) },
     { key: 'floor', label: 'read floor, corpus', worker: 'floor', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), null) },
     ...MCP_ERAS.map((era): Kind => ({ key: `read ${era}`, label: `MCP ${era}, corpus`, worker: 'ours', statuses: [200], mcp: true, send: (base, index) => mcpCall(base, token, era, readPath(index)) })),
+    { key: 'read hub', label: 'our REST read, corpus, context from the Hub', worker: 'ours', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), none) },
   ];
   return [...small, ...(withSdk ? sdk : []), ...(readPaths.length > 0 ? reads : [])];
 }
@@ -143,9 +168,11 @@ export async function readCost(options: ReadCostOptions): Promise<ReadCostResult
   options.progress(`read cost: ${passes} interleaved passes over every kind of request`);
   const sdkDir = mkdtempSync(path.join(os.tmpdir(), 'knowtation-bench-mcp-floor-'));
   const canister = await startCanister([{ path: SMALL.path, body: SMALL.body }, ...options.corpus]);
+  const hub = await startHub();
   let samples = new Map<string, number[]>();
   let all: Kind[] = [];
   let errors = '';
+  let hubCalls = { calls: 0, seconds: 0 };
   try {
     let sdkScript: string | null = null;
     try {
@@ -153,14 +180,15 @@ export async function readCost(options: ReadCostOptions): Promise<ReadCostResult
     } catch (error) {
       report.text(`MCP floor: not built (${firstLine(error)}); the MCP target is not judged`);
     }
+    const hubBindings = { HOSTED_CONTEXT_URL: hub.contextUrl };
     const lab = await startLab(canister.url, [
-      { name: 'ours', scriptPath: options.ourScript },
+      { name: 'ours', scriptPath: options.ourScript, bindings: hubBindings },
       { name: 'floor', scriptPath: READ_FLOOR },
       ...(sdkScript ? [{ name: 'sdk', scriptPath: sdkScript }] : []),
     ]);
     try {
-      const token = await benchToken();
-      all = kinds(token, readPaths, sdkScript !== null);
+      const tokens = { carries: await benchToken({ carriesContext: true }), none: await benchToken() };
+      all = kinds(tokens, readPaths, sdkScript !== null);
       const sent = new Map<string, number>();
       const send = async (kind: Kind): Promise<void> => {
         const index = sent.get(kind.key) ?? 0;
@@ -171,9 +199,11 @@ export async function readCost(options: ReadCostOptions): Promise<ReadCostResult
       };
       for (const kind of all) for (let index = 0; index < warmups; index++) await send(kind);
       samples = new Map(all.map((kind) => [kind.key, []]));
+      const [callsBefore, started] = [await hub.calls(), Date.now()];
       for (let pass = 0; pass < passes; pass++) {
         for (const kind of shuffled(all)) samples.get(kind.key)?.push(await cpuOf(lab.workerd, () => send(kind)));
       }
+      hubCalls = { calls: (await hub.calls()) - callsBefore, seconds: (Date.now() - started) / 1000 };
     } finally {
       errors = lab.errors();
       await lab.dispose();
@@ -184,13 +214,14 @@ export async function readCost(options: ReadCostOptions): Promise<ReadCostResult
     return { checks: [], skipped: why };
   } finally {
     canister.close();
+    await hub.close();
     rmSync(sdkDir, { recursive: true, force: true });
   }
   if ([...samples.values()].some((cpu) => cpu.some(Number.isNaN))) {
     report.text('workerd schedstat not readable under this process: nothing measured');
     return { checks: [], skipped: 'no /proc schedstat' };
   }
-  return judged(options, all, samples);
+  return judged(options, all, samples, hubCalls);
 }
 
 /** A figure of medians, and the same figure in each block of samples (its spread). */
@@ -202,10 +233,15 @@ interface Figure {
 const minus = (a: Figure, b: Figure): Figure => ({ ms: a.ms - b.ms, blocks: a.blocks.map((value, at) => value - (b.blocks[at] as number)) });
 const over = (a: Figure, b: Figure): Figure => ({ ms: a.ms / b.ms, blocks: a.blocks.map((value, at) => value / (b.blocks[at] as number)) });
 
-function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, number[]>): ReadCostResult {
+function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, number[]>, hubCalls: { calls: number; seconds: number }): ReadCostResult {
   const { report } = options;
   const cpu = (key: string): number[] => samples.get(key) ?? [];
   const of = (key: string): Figure => ({ ms: median(cpu(key)), blocks: blocksOf(cpu(key)).map(median) });
+  // Two kinds that read the same note in each pass: the median of their differences pass by pass.
+  const paired = (key: string, other: string): Figure => {
+    const differences = cpu(key).map((value, pass) => value - (cpu(other)[pass] as number));
+    return { ms: median(differences), blocks: blocksOf(differences).map(median) };
+  };
   const noop = of('noop');
   report.table(
     [{ header: 'request', text: true }, { header: 'n' }, { header: 'CPU p25' }, { header: 'CPU p50' }, { header: 'CPU p75' }, { header: 'over no-op' }],
@@ -225,6 +261,7 @@ function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, numb
   });
   const result: ReadCostResult = { checks: [] };
   const readRows = cpu('read').length > 0;
+  const withSdk = cpu('sdk json').length > 0;
   if (readRows) {
     const [read, floor] = [minus(of('read'), noop), minus(of('floor'), noop)];
     result.checks.push({ target: READ_TARGETS.overFloor, measured: measured([{ row: 'corpus', figure: over(read, floor) }]) });
@@ -237,23 +274,36 @@ function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, numb
     result.checks.push({ target: READ_TARGETS.overFloor, skipped: 'no corpus at ../shared/corpus' });
   }
   result.checks.push({ target: READ_TARGETS.fixed, measured: measured([{ row: '404', figure: minus(of('missing'), of('health')) }]) });
-  if (cpu('sdk json').length === 0) {
-    result.checks.push({ target: READ_TARGETS.mcp, skipped: 'the MCP floor was not built' });
-    return result;
-  }
   // What our MCP call costs over our REST read of the same note, beyond what the SDK's call costs over a JSON GET.
   const sdk = (era: McpEra): Figure => minus(of(`sdk ${era}`), of('sdk json'));
   const mcpOver = (era: McpEra, note: 'small' | 'read'): Figure => minus(of(`${note} ${era}`), of(note));
-  result.checks.push({
-    target: READ_TARGETS.mcp,
-    measured: measured(
-      MCP_ERAS.flatMap((era) => [
-        { row: `${era}, 10 chars`, figure: minus(mcpOver(era, 'small'), sdk(era)) },
-        ...(readRows ? [{ row: `${era}, corpus`, figure: minus(mcpOver(era, 'read'), sdk(era)) }] : []),
-      ]),
-    ),
-  });
-  if (readRows) {
+  if (withSdk) {
+    result.checks.push({
+      target: READ_TARGETS.mcp,
+      measured: measured(
+        MCP_ERAS.flatMap((era) => [
+          { row: `${era}, 10 chars`, figure: minus(mcpOver(era, 'small'), sdk(era)) },
+          ...(readRows ? [{ row: `${era}, corpus`, figure: minus(mcpOver(era, 'read'), sdk(era)) }] : []),
+        ]),
+      ),
+    });
+  } else {
+    result.checks.push({ target: READ_TARGETS.mcp, skipped: 'the MCP floor was not built' });
+  }
+  if (!readRows) {
+    result.checks.push({ target: READ_TARGETS.remembered, skipped: 'no corpus at ../shared/corpus' });
+    return result;
+  }
+  const remembered = paired('read hub', 'read');
+  result.checks.push({ target: READ_TARGETS.remembered, measured: measured([{ row: 'corpus', figure: remembered }]) });
+  result.hub = { ...hubCalls, reads: cpu('read hub').length };
+  report.text(
+    `Hosted context: the same reads with a token that carries none, so our Worker takes it from the Hub's stand-in and keeps ` +
+      `it 5 s; ${figure(remembered.ms, 3)} ms of workerd CPU over the token's own context (median pass by pass). The stand-in ` +
+      `was asked ${hubCalls.calls} times in the ${figure(hubCalls.seconds, 0)} s of ${result.hub.reads} such reads; the reads ` +
+      'that asked it are among the samples, which the median sets aside.',
+  );
+  if (withSdk) {
     result.floors = {
       read: minus(of('read'), noop).ms,
       readFloor: minus(of('floor'), noop).ms,
