@@ -4,12 +4,13 @@
  * Three Workers in one workerd, each on its own socket: ours (the bundle `wrangler deploy` uploads,
  * with HOSTED_CONTEXT_URL at the Hub's stand-in), the read floor (read-floor-worker.js: our canister
  * GET, its JSON parsed, one log line, a one-field answer) and the MCP floor (mcp-floor-worker.ts: the
- * official SDK answering a constant tools/call as our Worker serves each era). Every kind of
- * request is sent a request at a time, each pass one of every kind in a fresh random order, and its
- * workerd CPU read around it (lab.ts cpuOf); figures are differences of medians, their spread the
- * same difference in each of BLOCKS consecutive blocks of samples. Two reads of the same note in one
- * pass are compared pass by pass: the median of their differences. A burst of other load on a shared
- * machine lands on a few samples, which the medians set aside.
+ * official SDK answering a constant tools/call as our Worker serves each era); with --compare two
+ * more, another build of the Worker and a twin of ours (our bundle again), each sent the same corpus
+ * reads. Every kind of request is sent a request at a time, each pass one of every kind in a fresh
+ * random order, and its workerd CPU read around it (lab.ts cpuOf); figures are differences of
+ * medians, their spread the same difference in each of BLOCKS consecutive blocks of samples. Two
+ * reads of the same note in one pass are compared pass by pass: the median of their differences. A
+ * burst of other load on a shared machine lands on a few samples, which the medians set aside.
  *
  * Our requests send a token that carries its hosted context; one kind reads the corpus with a token
  * that carries none (as the Hub's own tokens), so our Worker asks the Hub's stand-in and then
@@ -80,6 +81,31 @@ export interface ReadCostOptions {
   progress: (line: string) => void;
   /** The real notes of the read rows, each read in turn; none: no read rows. */
   corpus: BenchNote[];
+  /** Another build's module (an index.js of `wrangler deploy --dry-run`), its corpus reads measured beside ours. */
+  compareScript?: string;
+}
+
+/** A figure's median and its spread (low to high over the blocks), workerd CPU ms or a ratio. */
+export interface Spreading {
+  ms: number;
+  low: number;
+  high: number;
+}
+
+/** One build's warm corpus reads: over the no-op exchange, and the REST read over the read floor's. */
+export interface BuildReads {
+  rest: Spreading;
+  overFloor: Spreading;
+  mcp: Record<McpEra, Spreading>;
+}
+
+/** Ours beside the --compare build, in the same passes. */
+export interface Comparison {
+  /** Our bundle as the twin: a Worker of its own sent the same kinds as the compared build. */
+  ours: BuildReads;
+  compared: BuildReads;
+  /** Ours minus the compared build's, pass by pass: the REST read and each era's MCP call. */
+  difference: { rest: Spreading; mcp: Record<McpEra, Spreading> };
 }
 
 export interface ReadCostResult {
@@ -89,11 +115,12 @@ export interface ReadCostResult {
   floors?: { read: number; readFloor: number; mcp: { era: McpEra; ours: number; sdk: number }[] };
   /** The Hub's stand-in: its calls while the reads were measured, over how many seconds, and how many reads asked for the context. */
   hub?: { calls: number; seconds: number; reads: number };
+  comparison?: Comparison;
   /** Why it did not run or stopped. */
   skipped?: string;
 }
 
-type Worker = 'ours' | 'floor' | 'sdk';
+type Worker = 'ours' | 'floor' | 'sdk' | 'twin' | 'compare';
 
 /** The two bench tokens: one that carries its hosted context, one that carries none (the Hub is asked). */
 interface Tokens {
@@ -115,7 +142,7 @@ const SMALL = { path: 'bench/small.md', body: '# Note\n\nHi' };
 /** Consecutive blocks the samples are cut into for a figure's spread. */
 const BLOCKS = 8;
 
-function kinds({ carries: token, none }: Tokens, readPaths: string[], withSdk: boolean): Kind[] {
+function kinds({ carries: token, none }: Tokens, readPaths: string[], withSdk: boolean, withCompare: boolean): Kind[] {
   const readPath = (index: number): string => readPaths[index % readPaths.length] as string;
   const health = (base: URL): Promise<Response> => fetch(new URL('/health', base));
   const small: Kind[] = [
@@ -135,7 +162,12 @@ function kinds({ carries: token, none }: Tokens, readPaths: string[], withSdk: b
     ...MCP_ERAS.map((era): Kind => ({ key: `read ${era}`, label: `MCP ${era}, corpus`, worker: 'ours', statuses: [200], mcp: true, send: (base, index) => mcpCall(base, token, era, readPath(index)) })),
     { key: 'read hub', label: 'our REST read, corpus, context from the Hub', worker: 'ours', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), none) },
   ];
-  return [...small, ...(withSdk ? sdk : []), ...(readPaths.length > 0 ? reads : [])];
+  // Our bundle again as a Worker of its own (the twin), with the same kinds as the compared build, so both see the same traffic.
+  const compared = (['twin', 'compare'] as const).flatMap((worker): Kind[] => [
+    { key: `read@${worker}`, label: `${worker}: REST read, corpus`, worker, statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), token) },
+    ...MCP_ERAS.map((era): Kind => ({ key: `read ${era}@${worker}`, label: `${worker}: MCP ${era}, corpus`, worker, statuses: [200], mcp: true, send: (base, index) => mcpCall(base, token, era, readPath(index)) })),
+  ]);
+  return [...small, ...(withSdk ? sdk : []), ...(readPaths.length > 0 ? [...reads, ...(withCompare ? compared : [])] : [])];
 }
 
 /**
@@ -185,10 +217,16 @@ export async function readCost(options: ReadCostOptions): Promise<ReadCostResult
       { name: 'ours', scriptPath: options.ourScript, bindings: hubBindings },
       { name: 'floor', scriptPath: READ_FLOOR },
       ...(sdkScript ? [{ name: 'sdk', scriptPath: sdkScript }] : []),
+      ...(options.compareScript
+        ? [
+            { name: 'twin', scriptPath: options.ourScript, bindings: hubBindings },
+            { name: 'compare', scriptPath: options.compareScript, bindings: hubBindings },
+          ]
+        : []),
     ]);
     try {
       const tokens = { carries: await benchToken({ carriesContext: true }), none: await benchToken() };
-      all = kinds(tokens, readPaths, sdkScript !== null);
+      all = kinds(tokens, readPaths, sdkScript !== null, options.compareScript !== undefined);
       const sent = new Map<string, number>();
       const send = async (kind: Kind): Promise<void> => {
         const index = sent.get(kind.key) ?? 0;
@@ -232,6 +270,8 @@ interface Figure {
 
 const minus = (a: Figure, b: Figure): Figure => ({ ms: a.ms - b.ms, blocks: a.blocks.map((value, at) => value - (b.blocks[at] as number)) });
 const over = (a: Figure, b: Figure): Figure => ({ ms: a.ms / b.ms, blocks: a.blocks.map((value, at) => value / (b.blocks[at] as number)) });
+const spreading = (each: Figure): Spreading => ({ ms: each.ms, ...spreadOf(each.blocks) });
+const perEra = <T>(value: (era: McpEra) => T): Record<McpEra, T> => Object.fromEntries(MCP_ERAS.map((era) => [era, value(era)])) as Record<McpEra, T>;
 
 function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, number[]>, hubCalls: { calls: number; seconds: number }): ReadCostResult {
   const { report } = options;
@@ -310,5 +350,44 @@ function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, numb
       mcp: MCP_ERAS.map((era) => ({ era, ours: mcpOver(era, 'read').ms, sdk: sdk(era).ms })),
     };
   }
+  if (cpu('read@compare').length > 0) result.comparison = compared(options, of, paired, noop);
   return result;
+}
+
+/** Ours (the twin) beside the --compare build: each one's corpus reads, and ours minus its pass by pass. */
+function compared(options: ReadCostOptions, of: (key: string) => Figure, paired: (key: string, other: string) => Figure, noop: Figure): Comparison {
+  const floor = minus(of('floor'), noop);
+  const reads = (worker: 'twin' | 'compare'): BuildReads => ({
+    rest: spreading(minus(of(`read@${worker}`), noop)),
+    overFloor: spreading(over(minus(of(`read@${worker}`), noop), floor)),
+    mcp: perEra((era) => spreading(minus(of(`read ${era}@${worker}`), noop))),
+  });
+  const comparison: Comparison = {
+    ours: reads('twin'),
+    compared: reads('compare'),
+    difference: {
+      rest: spreading(paired('read@twin', 'read@compare')),
+      mcp: perEra((era) => spreading(paired(`read ${era}@twin`, `read ${era}@compare`))),
+    },
+  };
+  const cell = (each: Spreading, digits = 3): string => `${figure(each.ms, digits)} (${figure(each.low, digits)} to ${figure(each.high, digits)})`;
+  options.report.raw('');
+  options.report.text(
+    `Compared with ${options.compareScript}: its corpus reads beside those of our bundle loaded again as a Worker of its own (the twin), ` +
+      'which is sent the same kinds, in the same passes, with the same token.',
+  );
+  options.report.table(
+    [{ header: 'corpus read', text: true }, { header: 'ours' }, { header: 'compared' }, { header: 'ours - compared' }],
+    [
+      ['REST', cell(comparison.ours.rest), cell(comparison.compared.rest), cell(comparison.difference.rest)],
+      ['REST / read floor', cell(comparison.ours.overFloor, 2), cell(comparison.compared.overFloor, 2), ''],
+      ...MCP_ERAS.map((era) => [`MCP ${era}`, ...[comparison.ours, comparison.compared, comparison.difference].map((each) => cell(each.mcp[era]))]),
+    ],
+  );
+  options.report.legend([
+    ['cells', "workerd CPU ms over the no-op (REST / read floor: the ratio of the two): the median, and in brackets its spread over the blocks of samples"],
+    ['ours', 'the twin: our bundle as a second Worker with only the compared kinds, as the compared build has'],
+    ['ours - compared', 'the median of the differences of the two reads of the same note in each pass'],
+  ]);
+  return comparison;
 }
