@@ -6,15 +6,16 @@
  * GET, its JSON parsed, one log line, a one-field answer) and the MCP floor (mcp-floor-worker.ts: the
  * official SDK answering a constant tools/call as our Worker serves each era); with --compare two
  * more, another build of the Worker and a twin of ours (our bundle again), each sent the same corpus
- * reads. Every kind of request is sent a request at a time, each pass one of every kind in a fresh
- * random order, and its workerd CPU read around it (lab.ts cpuOf); figures are differences of
- * medians, their spread the same difference in each of BLOCKS consecutive blocks of samples. Two
- * reads of the same note in one pass are compared pass by pass: the median of their differences. A
- * burst of other load on a shared machine lands on a few samples, which the medians set aside.
+ * reads. Every kind of request is sent a request at a time, each pass one of every kind in an order
+ * that turns by one each pass, and its workerd CPU read around it (lab.ts cpuOf); figures are
+ * differences of medians, their spread the same difference in each of BLOCKS consecutive blocks of
+ * samples. A burst of other load on a shared machine lands on a few samples, which the medians set
+ * aside. A kind always follows the same kinds, and what ran before a request (its own isolate or
+ * others) shows in its CPU, so two reads compared request by request share one slot (HUB_PAIR).
  *
- * Our requests send a token that carries its hosted context; one kind reads the corpus with a token
- * that carries none (as the Hub's own tokens), so our Worker asks the Hub's stand-in and then
- * answers from what it keeps (5 s per token and vault): the stand-in's calls are counted.
+ * Our requests send a token that carries its hosted context; the pair also reads each corpus note
+ * with a token that carries none (as the Hub's own tokens), so our Worker asks the Hub's stand-in
+ * and then answers from what it keeps (5 s per token and vault): the stand-in's calls are counted.
  *
  * Targets:
  * - our REST read of each real note (the shared corpus) over the read floor's read of the same notes,
@@ -139,6 +140,18 @@ interface Kind {
 }
 
 const SMALL = { path: 'bench/small.md', body: '# Note\n\nHi' };
+
+/**
+ * The hosted-context pairs: a kind, so one slot in the order, whose passes 2k and 2k + 1 read the
+ * same note once with the token that carries its context and once with the one that carries none,
+ * which goes first turning pair by pair. What ran before a request shows in its CPU (0.16-0.18 ms
+ * between two slots of the same read), so the two reads compared share a slot. Two such kinds, one
+ * after the other, for twice the pairs; their series are split out of the kinds' samples (`token`,
+ * `hub`), pair by pair.
+ */
+const HUB_PAIR = { keys: ['read pair', 'read pair again'], token: 'read token', hub: 'read hub' } as const;
+/** Whether pass `pass` of the pair kind sends the token that carries no context. */
+const hubAt = (pass: number): boolean => (pass & 1) !== ((pass >> 1) & 1);
 /** Consecutive blocks the samples are cut into for a figure's spread. */
 const BLOCKS = 8;
 
@@ -160,7 +173,8 @@ function kinds({ carries: token, none }: Tokens, readPaths: string[], withSdk: b
     { key: 'read', label: 'our REST read, corpus', worker: 'ours', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), token) },
     { key: 'floor', label: 'read floor, corpus', worker: 'floor', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), null) },
     ...MCP_ERAS.map((era): Kind => ({ key: `read ${era}`, label: `MCP ${era}, corpus`, worker: 'ours', statuses: [200], mcp: true, send: (base, index) => mcpCall(base, token, era, readPath(index)) })),
-    { key: 'read hub', label: 'our REST read, corpus, context from the Hub', worker: 'ours', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index), none) },
+    // Pass 2k and 2k + 1 read note k, once with each token, in one slot of the order (HUB_PAIR).
+    ...HUB_PAIR.keys.map((key): Kind => ({ key, label: `${key}, either token`, worker: 'ours', statuses: [200], send: (base, index) => restRead(base, 'note_outline', readPath(index >> 1), hubAt(index) ? none : token) })),
   ];
   // Our bundle again as a Worker of its own (the twin), with the same kinds as the compared build, so both see the same traffic.
   const compared = (['twin', 'compare'] as const).flatMap((worker): Kind[] => [
@@ -168,20 +182,6 @@ function kinds({ carries: token, none }: Tokens, readPaths: string[], withSdk: b
     ...MCP_ERAS.map((era): Kind => ({ key: `read ${era}@${worker}`, label: `${worker}: MCP ${era}, corpus`, worker, statuses: [200], mcp: true, send: (base, index) => mcpCall(base, token, era, readPath(index)) })),
   ]);
   return [...small, ...(withSdk ? sdk : []), ...(readPaths.length > 0 ? [...reads, ...(withCompare ? compared : [])] : [])];
-}
-
-/**
- * The kinds in a fresh random order (Fisher-Yates): each kind follows every other about equally
- * often, so what a request leaves behind (a collection, a cold cache, another isolate's turn)
- * lands on every kind alike.
- */
-function shuffled<T>(items: readonly T[]): T[] {
-  const order = [...items];
-  for (let at = order.length - 1; at > 0; at--) {
-    const other = Math.floor(Math.random() * (at + 1));
-    [order[at], order[other]] = [order[other] as T, order[at] as T];
-  }
-  return order;
 }
 
 /** The samples cut into BLOCKS consecutive blocks. */
@@ -236,10 +236,15 @@ export async function readCost(options: ReadCostOptions): Promise<ReadCostResult
         if (!answered(response, text, kind.statuses, kind.mcp)) throw new Error(`${kind.label}: status ${response.status} ${text.slice(0, 160)}`);
       };
       for (const kind of all) for (let index = 0; index < warmups; index++) await send(kind);
+      // Every kind's `index`th measured request is its pass's.
+      sent.clear();
       samples = new Map(all.map((kind) => [kind.key, []]));
       const [callsBefore, started] = [await hub.calls(), Date.now()];
       for (let pass = 0; pass < passes; pass++) {
-        for (const kind of shuffled(all)) samples.get(kind.key)?.push(await cpuOf(lab.workerd, () => send(kind)));
+        for (let step = 0; step < all.length; step++) {
+          const kind = all[(pass + step) % all.length] as Kind;
+          samples.get(kind.key)?.push(await cpuOf(lab.workerd, () => send(kind)));
+        }
       }
       hubCalls = { calls: (await hub.calls()) - callsBefore, seconds: (Date.now() - started) / 1000 };
     } finally {
@@ -273,11 +278,41 @@ const over = (a: Figure, b: Figure): Figure => ({ ms: a.ms / b.ms, blocks: a.blo
 const spreading = (each: Figure): Spreading => ({ ms: each.ms, ...spreadOf(each.blocks) });
 const perEra = <T>(value: (era: McpEra) => T): Record<McpEra, T> => Object.fromEntries(MCP_ERAS.map((era) => [era, value(era)])) as Record<McpEra, T>;
 
+/** The pair kinds' samples as two series whose kth samples read one note in one slot, and the rows of the table with them. */
+function splitPair(all: Kind[], samples: Map<string, number[]>): { rows: { key: string; label: string }[]; series: Map<string, number[]> } {
+  const series = new Map(samples);
+  const [tokenSeries, hubSeries] = [[] as number[], [] as number[]];
+  const kinds = HUB_PAIR.keys.map((key) => samples.get(key) ?? []);
+  const pairs = Math.min(...kinds.map((each) => each.length)) >> 1;
+  for (let pair = 0; pair < pairs; pair++) {
+    for (const each of kinds) {
+      const [first, second] = [each[2 * pair] as number, each[2 * pair + 1] as number];
+      tokenSeries.push(hubAt(2 * pair) ? second : first);
+      hubSeries.push(hubAt(2 * pair) ? first : second);
+    }
+  }
+  for (const key of HUB_PAIR.keys) series.delete(key);
+  series.set(HUB_PAIR.token, tokenSeries);
+  series.set(HUB_PAIR.hub, hubSeries);
+  const rows = all.flatMap((kind): { key: string; label: string }[] =>
+    kind.key === HUB_PAIR.keys[1]
+      ? []
+      : kind.key === HUB_PAIR.keys[0]
+      ? [
+          { key: HUB_PAIR.token, label: "our REST read, corpus, the token's context (pair)" },
+          { key: HUB_PAIR.hub, label: 'our REST read, corpus, context from the Hub (pair)' },
+        ]
+      : [kind],
+  );
+  return { rows, series };
+}
+
 function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, number[]>, hubCalls: { calls: number; seconds: number }): ReadCostResult {
   const { report } = options;
-  const cpu = (key: string): number[] => samples.get(key) ?? [];
+  const { rows, series } = splitPair(all, samples);
+  const cpu = (key: string): number[] => series.get(key) ?? [];
   const of = (key: string): Figure => ({ ms: median(cpu(key)), blocks: blocksOf(cpu(key)).map(median) });
-  // Two kinds that read the same note in each pass: the median of their differences pass by pass.
+  // Two series whose kth samples read the same note: the median of their differences.
   const paired = (key: string, other: string): Figure => {
     const differences = cpu(key).map((value, pass) => value - (cpu(other)[pass] as number));
     return { ms: median(differences), blocks: blocksOf(differences).map(median) };
@@ -285,7 +320,7 @@ function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, numb
   const noop = of('noop');
   report.table(
     [{ header: 'request', text: true }, { header: 'n' }, { header: 'CPU p25' }, { header: 'CPU p50' }, { header: 'CPU p75' }, { header: 'over no-op' }],
-    all.map((kind) => {
+    rows.map((kind) => {
       const sorted = [...cpu(kind.key)].sort((a, b) => a - b);
       return [kind.label, String(sorted.length), ...[0.25, 0.5, 0.75].map((q) => quantile(sorted, q).toFixed(3)), (median(sorted) - noop.ms).toFixed(3)];
     }),
@@ -334,14 +369,15 @@ function judged(options: ReadCostOptions, all: Kind[], samples: Map<string, numb
     result.checks.push({ target: READ_TARGETS.remembered, skipped: 'no corpus at ../shared/corpus' });
     return result;
   }
-  const remembered = paired('read hub', 'read');
+  const remembered = paired(HUB_PAIR.hub, HUB_PAIR.token);
   result.checks.push({ target: READ_TARGETS.remembered, measured: measured([{ row: 'corpus', figure: remembered }]) });
-  result.hub = { ...hubCalls, reads: cpu('read hub').length };
+  result.hub = { ...hubCalls, reads: cpu(HUB_PAIR.hub).length };
   report.text(
-    `Hosted context: the same reads with a token that carries none, so our Worker takes it from the Hub's stand-in and keeps ` +
-      `it 5 s; ${figure(remembered.ms, 3)} ms of workerd CPU over the token's own context (median pass by pass). The stand-in ` +
-      `was asked ${hubCalls.calls} times in the ${figure(hubCalls.seconds, 0)} s of ${result.hub.reads} such reads; the reads ` +
-      'that asked it are among the samples, which the median sets aside.',
+    `Hosted context: each corpus note read twice in one slot of the order, with the token that carries its context and ` +
+      `with one that carries none, whose context our Worker takes from the Hub's stand-in and keeps 5 s: ` +
+      `${figure(remembered.ms, 3)} ms of workerd CPU more for the second (median over the pairs). The stand-in was asked ` +
+      `${hubCalls.calls} times in the ${figure(hubCalls.seconds, 0)} s of ${result.hub.reads} such reads; the reads that asked ` +
+      'it are among the samples, which the median sets aside.',
   );
   if (withSdk) {
     result.floors = {
