@@ -13,7 +13,7 @@
  * It prints the verdicts (with --detail every question's tables after them), writes two SVGs
  * (svg.ts), and exits 1 only when a FAIL is the code's.
  *
- *   node --expose-gc --import tsx scripts/bench.ts [--quick] [--detail] [--only QUESTION ...]
+ *   node --expose-gc --import tsx scripts/bench.ts [--quick] [--detail] [--only QUESTION ...] [--compare DIR]
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,7 +24,8 @@ import { parseOptionsOrExit } from './cli-options.mjs';
 import { coldStart, type ColdStartResult } from './bench/cold-start';
 import { buildWithWrangler, measureMachine, type BenchNote } from './bench/lab';
 import { noteSize, SIZES, SIZE_TARGETS, type NoteSizeResult } from './bench/note-size';
-import { readCost, type ReadCostResult } from './bench/read-cost';
+import { readCost, type ReadCostResult, type Spreading } from './bench/read-cost';
+import { MCP_ERAS } from './lib/worker-api';
 import { firstLine, Report, WIDTH, wrap } from './bench/report';
 import { floorsChart, linearChart } from './bench/svg';
 import { judgeCheck, machineOf, verdictLines, type Check, type Machine } from './bench/targets';
@@ -35,13 +36,15 @@ const QUESTIONS = ['read-cost', 'note-size', 'cold-start'] as const;
 type Question = (typeof QUESTIONS)[number];
 
 const USAGE = [
-  'usage: npm run bench -- [--quick] [--detail] [--only QUESTION ...] [--shape TEXT]',
+  'usage: npm run bench -- [--quick] [--detail] [--only QUESTION ...] [--shape TEXT] [--compare DIR]',
   '  (= node --expose-gc --import tsx scripts/bench.ts ...; a full run takes 3 minutes on a quiet',
   '  2-core machine, 8 on a busy one)',
   '  --quick          fewer samples and rows: 1 minute quiet, 2.5 busy (more targets may read NOISY)',
   '  --detail         every question\'s tables after the verdicts',
   `  --only QUESTION  only these questions (repeatable): ${QUESTIONS.join(', ')}`,
   '  --shape TEXT     note-size rows of the pathological shapes whose name holds TEXT',
+  '  --compare DIR    read-cost also reads the corpus through another build of the Worker (DIR/index.js,',
+  '                   from wrangler deploy --dry-run --outdir DIR) in the same passes, beside ours',
   'A full run writes docs/bench-linear.svg and docs/bench-floors.svg; --quick, --only and --shape write them',
   'under bench-results/. Exit 1 when a target FAILs and the code, not the machine, misses it.',
 ].join('\n');
@@ -52,16 +55,22 @@ interface BenchOptions {
   questions: Question[];
   /** --shape: only the pathological shapes whose name holds it. */
   shape: string | null;
+  /** --compare: another build's module, read beside ours. */
+  compareScript: string | null;
 }
 
 function readOptions(argv: string[]): BenchOptions {
-  const options = { quick: { type: 'boolean' }, detail: { type: 'boolean' }, only: { type: 'string', multiple: true }, shape: { type: 'string' } } as const;
+  const options = { quick: { type: 'boolean' }, detail: { type: 'boolean' }, only: { type: 'string', multiple: true }, shape: { type: 'string' }, compare: { type: 'string' } } as const;
   return parseOptionsOrExit(argv, options, USAGE, (values, UsageError) => {
     const only = (values.only ?? []) as string[];
     for (const name of only) if (!(QUESTIONS as readonly string[]).includes(name)) throw new UsageError(`--only ${name}: not one of ${QUESTIONS.join(', ')}`);
     if (values.shape === '') throw new UsageError('--shape needs a text');
     const shape = typeof values.shape === 'string' ? values.shape : null;
-    return { quick: values.quick === true, detail: values.detail === true, questions: only.length > 0 ? (only as Question[]) : [...QUESTIONS], shape };
+    const compareScript = typeof values.compare === 'string' ? path.resolve(values.compare, 'index.js') : null;
+    if (compareScript !== null && !existsSync(compareScript)) throw new UsageError(`--compare ${values.compare}: no index.js there (build it with wrangler deploy --dry-run --outdir DIR)`);
+    const questions = only.length > 0 ? (only as Question[]) : [...QUESTIONS];
+    if (compareScript !== null && !questions.includes('read-cost')) throw new UsageError('--compare measures in the read-cost question, which --only leaves out');
+    return { quick: values.quick === true, detail: values.detail === true, questions, shape, compareScript };
   });
 }
 
@@ -111,7 +120,7 @@ async function runQuestions(options: BenchOptions, report: Report): Promise<Resu
     };
     await probe();
     if (asked('read-cost')) {
-      results.read = await readCost({ ...shared, repoRoot, ourScript, corpus });
+      results.read = await readCost({ ...shared, repoRoot, ourScript, corpus, ...(options.compareScript ? { compareScript: options.compareScript } : {}) });
       results.checks.push(...results.read.checks);
     }
     if (asked('note-size')) {
@@ -166,6 +175,12 @@ function writePictures(results: Results, options: BenchOptions, started: Date): 
   return written;
 }
 
+/** A path relative to the working directory when it lies under it, else as it is. */
+function shortPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith('..') ? file : relative;
+}
+
 function summary(results: Results, options: BenchOptions, started: Date, pictures: string[]): { lines: string[]; codeFails: number } {
   const lines: string[] = [];
   const text = (paragraph: string): void => void lines.push(...wrap(paragraph, WIDTH, '    '));
@@ -200,6 +215,25 @@ function summary(results: Results, options: BenchOptions, started: Date, picture
     text(
       `floors, warm workerd CPU ms: our REST read ${floors.read.toFixed(3)}, the read floor's ${floors.readFloor.toFixed(3)}; ` +
         floors.mcp.map((each) => `MCP ${each.era} over REST ${each.ours.toFixed(3)}, the SDK's own ${each.sdk.toFixed(3)}`).join('; '),
+    );
+  }
+  const hub = results.read?.hub;
+  if (hub) {
+    text(
+      `hosted context: the Hub's stand-in asked ${hub.calls} times in ${hub.seconds.toFixed(0)} s by ${hub.reads} reads whose token ` +
+        'carries none (our Worker keeps an answer 5 s)',
+    );
+  }
+  const comparison = results.read?.comparison;
+  if (comparison && options.compareScript) {
+    const cell = (each: Spreading, digits = 3): string => `${each.ms.toFixed(digits)} [${each.low.toFixed(digits)}, ${each.high.toFixed(digits)}]`;
+    const { ours, compared, difference } = comparison;
+    text(
+      `compared with ${shortPath(options.compareScript)}, warm corpus reads, workerd CPU ms over the no-op, median [spread], ours (its twin) vs compared: ` +
+        `REST read ${cell(ours.rest)} vs ${cell(compared.rest)}, ${cell(ours.overFloor, 2)}x vs ${cell(compared.overFloor, 2)}x the read floor; ` +
+        MCP_ERAS.map((era) => `MCP ${era} ${cell(ours.mcp[era])} vs ${cell(compared.mcp[era])}`).join('; ') +
+        `; ours minus compared, pass by pass: REST ${cell(difference.rest)}, ` +
+        MCP_ERAS.map((era) => `MCP ${era} ${cell(difference.mcp[era])}`).join(', '),
     );
   }
   const first = results.cold?.first;

@@ -108,6 +108,8 @@ export function buildMcpFloor(repoRoot: string, outDir: string): string {
 export interface WorkerSetup {
   name: string;
   scriptPath: string;
+  /** Variables beside the lab's own (the canister, the secrets, ENVIRONMENT=local). */
+  bindings?: Record<string, string>;
 }
 
 export interface Lab {
@@ -134,7 +136,7 @@ export async function startLab(canisterUrl: string, setups: WorkerSetup[]): Prom
       unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
       // No rate-limit binding: ENVIRONMENT=local serves unlimited (src/rate-limit.ts), so every figure
       // is what a deployment pays without Miniflare's simulation of the binding.
-      bindings: { CANISTER_URL: canisterUrl, CANISTER_AUTH_SECRET: CANISTER_SECRET, SESSION_SECRET, ENVIRONMENT: 'local', CANISTER_TIMEOUT_MS: '30000' },
+      bindings: { CANISTER_URL: canisterUrl, CANISTER_AUTH_SECRET: CANISTER_SECRET, SESSION_SECRET, ENVIRONMENT: 'local', CANISTER_TIMEOUT_MS: '30000', ...setup.bindings },
     })),
     host: '127.0.0.1',
     port: 0,
@@ -158,10 +160,43 @@ export async function startLab(canisterUrl: string, setups: WorkerSetup[]): Prom
   }
 }
 
-/** A one-hour viewer session token (HS256) for the bench user. */
-export async function benchToken(): Promise<string> {
+/**
+ * A one-hour viewer session token (HS256) for the bench user. It carries no hosted context (the
+ * Hub's own tokens carry none) unless `carriesContext`: then the context the Hub's stand-in answers
+ * for it (startHub), in its claims: the bench user's partition and the default vault.
+ */
+export async function benchToken({ carriesContext = false }: { carriesContext?: boolean } = {}): Promise<string> {
   const { mintToken } = await import('../token.mjs');
-  return mintToken({ sub: BENCH_USER, role: 'viewer', type: 'session', ttlSeconds: 3600, secret: SESSION_SECRET });
+  const context = carriesContext ? { canisterUser: BENCH_USER, vault: 'default' } : {};
+  return mintToken({ sub: BENCH_USER, role: 'viewer', type: 'session', ttlSeconds: 3600, secret: SESSION_SECRET, ...context });
+}
+
+/** The Hub's hosted-context endpoint, stood in for on loopback, and how often it was asked. */
+export interface BenchHub {
+  /** HOSTED_CONTEXT_URL for a Worker. */
+  contextUrl: string;
+  /** The calls the bench user's tokens made of it so far. */
+  calls(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * The Hub's stand-in (demo/hub-context.mjs), signed in with the bench's session secret: the bench
+ * user is a solo user, so it answers their own partition, the default vault and the member role
+ * (a viewer's reads), the context benchToken({ carriesContext: true }) carries.
+ */
+export async function startHub(): Promise<BenchHub> {
+  const { startHubContext } = await import('../../demo/hub-context.mjs');
+  const controlSecret = 'bench-hub-control';
+  const hub = await startHubContext({ secret: SESSION_SECRET, control: true, controlSecret });
+  return {
+    contextUrl: hub.contextUrl,
+    calls: async () => {
+      const answer = await fetch(`${hub.url}/__control/calls?sub=${BENCH_USER}`, { headers: { 'x-control-secret': controlSecret } });
+      return ((await answer.json()) as unknown[]).length;
+    },
+    close: () => hub.close(),
+  };
 }
 
 /** A REST read of one contract of a note (`token` null: none sent, as the read floor reads). */

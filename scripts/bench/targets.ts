@@ -8,8 +8,8 @@
  * none of it does, NOISY when it straddles the bound. A figure with one sample is judged on it.
  *
  * A FAIL is the code's or the machine's:
- * - a figure that is the same on any machine (bundle bytes, heap per char) or a ratio to a floor
- *   measured in the same passes: the code's;
+ * - a figure that is the same on any machine (bundle bytes, heap per char), or one measured against
+ *   another in the same passes (a ratio to a floor, a difference between two reads): the code's;
  * - a figure in CPU time scales with the machine. The machine's speed is probed before and after the
  *   Worker questions on the read floor alone in a workerd of its own: the workerd CPU of a no-op
  *   exchange (GET /health) and of a fixed computation (GET /compute: parse a 1 MB JSON document, read
@@ -40,7 +40,7 @@ export interface Target {
   /** Printed after a value: "ms", "KiB", "B/char", "x". */
   unit: string;
   digits: number;
-  /** 'cpu': CPU time, which scales with the machine; 'fixed': the same on any machine, or a ratio to a floor. */
+  /** 'cpu': CPU time, which scales with the machine; 'fixed': the same on any machine, or measured against another figure in the same passes. */
   scale: 'cpu' | 'fixed';
 }
 
@@ -150,7 +150,7 @@ export function verdictLines(judgement: Judgement, labelWidth = 0): string[] {
 function causeText(judgement: Judgement, worst: number): string {
   const { target } = judgement.check;
   const machine = judgement.machine ?? null;
-  if (target.scale === 'fixed') return "the code's: this figure does not depend on the machine (a size, or a ratio to a floor measured beside it)";
+  if (target.scale === 'fixed') return "the code's: a size, or a figure measured against another beside it in the same passes, which the machine's speed does not excuse";
   if (machine === null || machine === undefined) return "the code's: no machine speed was measured to scale it by";
   const scaled = withUnit(target, atReferenceSpeed(target, worst, machine));
   return judgement.cause === 'machine'
