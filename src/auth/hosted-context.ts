@@ -80,7 +80,7 @@ const HubAnswer = z.object({
 
 /** How one call ended, or why it was not made (`hub_budget`, with the budget's own error). */
 type CallRefusal = Exclude<HostedContextRefusal, 'hub_budget'>;
-type Settled = { ok: true; context: HubContext } | { ok: false; reason: CallRefusal; error?: undefined } | { ok: false; reason: 'hub_budget'; error: ReadError };
+type Settled = { ok: true; principal: Principal } | { ok: false; reason: CallRefusal; error?: undefined } | { ok: false; reason: 'hub_budget'; error: ReadError };
 
 /** The call, once `beforeCall` admits it. */
 async function callAfter(beforeCall: () => Promise<ReadError | null>, call: () => Promise<Settled>): Promise<Settled> {
@@ -137,7 +137,7 @@ export async function hostedContextFor(
   } else {
     if (kept) memo.delete(key);
     // In the memo before its first await, so concurrent requests for the key share this one call.
-    const entry: Remembered = { settled: callAfter(beforeCall, () => askHub(url, config, principal.sub, token, vaultId)), until: Infinity };
+    const entry: Remembered = { settled: callAfter(beforeCall, () => askHub(url, config, principal, token, vaultId)), until: Infinity };
     if (memo.size >= MAX_REMEMBERED_CONTEXTS) memo.delete(memo.keys().next().value as string);
     memo.set(key, entry);
     kept = entry;
@@ -149,9 +149,7 @@ export async function hostedContextFor(
   }
   const settled = await kept.settled;
   if (!settled.ok) return { ok: false, reason: settled.reason, error: settled.error ?? errorOf(settled.reason), remembered };
-  const { context } = settled;
-  const withContext: Principal = Object.freeze({ ...principal, ...context, context: 'hub' });
-  return { ok: true, principal: withContext, remembered };
+  return { ok: true, principal: settled.principal, remembered };
 }
 
 /** How each refusal is answered: 401 and 403 as the Hub said, 503 for an outage, 502 for an answer that cannot be used. */
@@ -169,8 +167,8 @@ function errorOf(reason: CallRefusal): ReadError {
   }
 }
 
-/** One call of the Hub; never throws. */
-async function askHub(url: string, config: Config, sub: string, token: string, vaultId: string): Promise<Settled> {
+/** One call of the Hub; never throws. A remembered answer is the finished principal, so a later request builds nothing. */
+async function askHub(url: string, config: Config, principal: Principal, token: string, vaultId: string): Promise<Settled> {
   // The bridge reads exactly `Bearer <token>` (requireBridgeAuth), so the token is sent in that one spelling.
   const headers = { Authorization: `Bearer ${token}`, 'X-Vault-Id': vaultId, Accept: 'application/json' };
   const answer = await boundedGet(url, headers, { deadlineMs: config.canisterTimeoutMs, maxBytes: MAX_HOSTED_CONTEXT_BYTES });
@@ -185,8 +183,19 @@ async function askHub(url: string, config: Config, sub: string, token: string, v
     return { ok: false, reason: 'hub_invalid' };
   }
   if (answer.status !== 200) return { ok: false, reason: 'hub_invalid' };
-  const context = contextOf(answer.bytes, sub, vaultId);
-  return context ? { ok: true, context } : { ok: false, reason: 'hub_invalid' };
+  const context = contextOf(answer.bytes, principal.sub, vaultId);
+  if (!context) return { ok: false, reason: 'hub_invalid' };
+  // The token principal's fields in its order (jwt.ts), so both kinds of principal share one shape.
+  const withContext: Principal = Object.freeze({
+    sub: principal.sub,
+    tokenType: principal.tokenType,
+    role: context.role,
+    canisterUserId: context.canisterUserId,
+    allowedVaultIds: context.allowedVaultIds,
+    scope: context.scope,
+    context: 'hub',
+  });
+  return { ok: true, principal: withContext };
 }
 
 /** The context in an answer's bytes, or null when they are not this token's hosted context for this vault. */
