@@ -1,10 +1,12 @@
 /**
- * JSON Schemas (draft 2020-12 vocabulary) of the four body-free payloads.
+ * JSON Schemas (draft 2020-12 vocabulary) of the body-free payloads.
  * They are the MCP `outputSchema` of each tool and are mirrored in
  * openapi.yaml, so every object is closed (`additionalProperties: false`),
  * every key is required, and each constraint is one the builders guarantee:
  * a payload a builder returns always validates, and anything with an extra
- * key (for example a body, snippet or offset) never does.
+ * key (for example a body, snippet or offset) never does. Each object's
+ * `properties` are listed in the payload's key order
+ * (test/src/contracts/key-order.test.ts holds that for every contract).
  *
  * Pure data: no runtime imports.
  */
