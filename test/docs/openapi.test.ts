@@ -26,12 +26,15 @@ const spec = loadSpec();
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const SPEC_BASE = 'https://knowtation-edge.test/openapi.yaml';
 
-const SCHEMA_BY_CONTRACT: Record<ContractName, string> = {
-  note_outline: 'NoteOutline',
-  document_tree: 'DocumentTree',
-  metadata_facets: 'MetadataFacets',
-  section_source: 'SectionSource',
-};
+const COMPONENT_REF = '#/components/schemas/';
+
+/** The payload component a contract's REST route documents for 200, by name (the registry's route, openapi.yaml's answer). */
+function componentOf(name: ContractName): string {
+  const { route } = contractNamed(name);
+  const ref: unknown = spec.paths[route]?.get?.responses?.['200']?.content?.['application/json']?.schema?.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith(COMPONENT_REF)) throw new Error(`openapi.yaml documents no payload component for ${name} at GET ${route}`);
+  return ref.slice(COMPONENT_REF.length);
+}
 
 /** A router path in OpenAPI's template form: the route table's `:vault` is `{vault_id}`. */
 const documentedPathOf = (route: RouteSpec): string => route.path.replace(/:vault\b/g, '{vault_id}');
@@ -98,19 +101,32 @@ function documentedResponse(routePath: string, method: string, status: number) {
   };
 }
 
-/** Replaces the openapi component refs of DocumentTree by the `$defs` form the source schema uses. */
-function documentTreeAsSourceForm(components: any): unknown {
+/**
+ * A payload component in the source schema's form. openapi.yaml gives each of a payload's `$defs` a
+ * component of its own, named the payload's component and the def (DocumentTree's `node` is
+ * DocumentTreeNode); the source schema keeps them under `$defs`. Other refs are left as they are.
+ */
+function asSourceForm(components: any, component: string): unknown {
+  const defs = new Map<string, string>();
   const toSourceRefs = (value: any): any => {
     if (Array.isArray(value)) return value.map(toSourceRefs);
     if (value === null || typeof value !== 'object') return value;
     return Object.fromEntries(
-      Object.entries(value).map(([key, child]) => [
-        key,
-        key === '$ref' && child === '#/components/schemas/DocumentTreeNode' ? '#/$defs/node' : toSourceRefs(child),
-      ]),
+      Object.entries(value).map(([key, child]) => {
+        const ownDef = key === '$ref' && typeof child === 'string' && child.startsWith(COMPONENT_REF + component) && child !== COMPONENT_REF + component;
+        if (!ownDef) return [key, toSourceRefs(child)];
+        const target = child.slice(COMPONENT_REF.length);
+        const def = target.charAt(component.length).toLowerCase() + target.slice(component.length + 1);
+        defs.set(target, def);
+        return [key, `#/$defs/${def}`];
+      }),
     );
   };
-  return { ...toSourceRefs(components.DocumentTree), $defs: { node: toSourceRefs(components.DocumentTreeNode) } };
+  const schema = toSourceRefs(components[component]);
+  const $defs: Record<string, unknown> = {};
+  // A def's own refs may name further defs: the map grows while it is read.
+  for (const [target, def] of defs) $defs[def] = toSourceRefs(components[target]);
+  return defs.size === 0 ? schema : { ...schema, $defs };
 }
 
 function sourceFiles(dir: string): string[] {
@@ -160,7 +176,7 @@ describe('openapi.yaml', () => {
     expect(documented).toEqual(routed);
   });
 
-  it('requires the bearer JWT on the four contract routes and /mcp, and on nothing else', () => {
+  it('requires the bearer JWT on the contract routes and /mcp, and on nothing else', () => {
     expect(spec.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     for (const route of ROUTES) {
       const operation = spec.paths[documentedPathOf(route)][route.method.toLowerCase()];
@@ -179,9 +195,7 @@ describe('openapi.yaml', () => {
       expect(parameters).toContainEqual(expect.objectContaining({ name: 'path', in: 'query', required: true }));
       expect(parameters).toContainEqual(expect.objectContaining({ name: 'X-Vault-Id', in: 'header', required: false }));
       const contract = route.op as ContractName;
-      expect(operation.responses['200'].content['application/json'].schema).toEqual({
-        $ref: `#/components/schemas/${SCHEMA_BY_CONTRACT[contract]}`,
-      });
+      expect(spec.components.schemas[componentOf(contract)].properties.schema.const, route.path).toBe(contractNamed(contract).schema);
       for (const status of [400, 401, 403, 404, 405, 422, 429, 500, 502, 503, 504]) {
         expect(documentedResponse(route.path, 'get', status)?.schemaPointer, `${route.path} ${status}`).toBeTruthy();
       }
@@ -202,12 +216,8 @@ describe('openapi.yaml', () => {
 });
 
 describe('payload schemas', () => {
-  it('equal CONTRACT_JSON_SCHEMAS (DocumentTree nodes as a component instead of $defs)', () => {
-    const components = spec.components.schemas;
-    expect(components.NoteOutline).toEqual(contractNamed('note_outline').outputSchema);
-    expect(documentTreeAsSourceForm(components)).toEqual(contractNamed('document_tree').outputSchema);
-    expect(components.MetadataFacets).toEqual(contractNamed('metadata_facets').outputSchema);
-    expect(components.SectionSource).toEqual(contractNamed('section_source').outputSchema);
+  it.each(CONTRACT_NAMES)("%s: the documented payload equals the registry's output schema", (name) => {
+    expect(asSourceForm(spec.components.schemas, componentOf(name))).toEqual(contractNamed(name).outputSchema);
   });
 
   it('pin body_returned and snippet_returned to false and heading levels to 1..6', () => {
@@ -222,7 +232,7 @@ describe('payload schemas', () => {
 
   it('reject a payload that carries a body', () => {
     for (const name of CONTRACT_NAMES) {
-      const validator = specValidator(`/components/schemas/${SCHEMA_BY_CONTRACT[name]}`);
+      const validator = specValidator(`/components/schemas/${componentOf(name)}`);
       expect(validator.validate({ schema: 'x', body: 'secret' }).valid).toBe(false);
     }
   });
@@ -339,7 +349,7 @@ describe.skipIf(!corpusPresent)('shared corpus payloads', () => {
     const expected: Array<Partial<Record<string, unknown>>> = JSON.parse(readFileSync(expectedFile, 'utf8'));
     let validated = 0;
     for (const name of CONTRACT_NAMES) {
-      const validator = specValidator(`/components/schemas/${SCHEMA_BY_CONTRACT[name]}`);
+      const validator = specValidator(`/components/schemas/${componentOf(name)}`);
       for (const [index, entry] of expected.entries()) {
         const payload = entry[contractNamed(name).tool];
         if (payload === undefined) continue;
