@@ -8,6 +8,7 @@
  * one for a missing note, and both cost one canister read.
  */
 import { describe, expect, it } from 'vitest';
+import { buildContract, type ContractName } from '../../src/contracts';
 import { canisterRequests, seedNotes, uniqueUser } from '../support/worker/canister';
 import { MCP_HEADERS, REST_ROUTES, TOOLS, callWorker, mintToken, restGet } from '../support/worker/harness';
 
@@ -19,15 +20,22 @@ const VAULT_FORBIDDEN_REST = JSON.stringify({ error: 'Access to this vault is no
 const VAULT_FORBIDDEN_RPC = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Access to this vault is not allowed.' }, id: 5 });
 
 const headingFor = (owner: string, vault: string) => `Partition ${owner} ${vault}`;
+/** The note at SHARED_PATH in one partition. */
+const noteFor = (owner: string, vault: string) => ({
+  path: SHARED_PATH,
+  frontmatter: { title: `T ${owner} ${vault}` },
+  body: `# ${headingFor(owner, vault)}\n\nprivate\n`,
+});
+/** One contract's payload for the note of one partition. */
+const payloadFor = (contract: ContractName, owner: string, vault: string) => {
+  const note = noteFor(owner, vault);
+  return buildContract(contract, note.path, note.frontmatter, note.body);
+};
 
 async function seedPartitions() {
   const users = { A: uniqueUser('iso-a'), B: uniqueUser('iso-b') };
   for (const [owner, user] of Object.entries(users)) {
-    for (const vault of VAULTS) {
-      await seedNotes(user, vault, [
-        { path: SHARED_PATH, frontmatter: { title: `T ${owner} ${vault}` }, body: `# ${headingFor(owner, vault)}\n\nprivate\n` },
-      ]);
-    }
+    for (const vault of VAULTS) await seedNotes(user, vault, [noteFor(owner, vault)]);
   }
   return users;
 }
@@ -73,6 +81,14 @@ const TOKENS: TokenSpec[] = [
 ];
 
 describe('partitions: two users x two vaults', () => {
+  it('the partitions\' notes give four different payloads of some contract, so an answer tells its partition', () => {
+    const telling = CONTRACTS.filter((contract) => {
+      const payloads = (['A', 'B'] as const).flatMap((owner) => VAULTS.map((vault) => JSON.stringify(payloadFor(contract, owner, vault))));
+      return new Set(payloads).size === payloads.length;
+    });
+    expect(telling).toContain('note_outline');
+  });
+
   it.each(TOKENS)('$name reads only its own partition, and only allowed vaults', async (spec) => {
     const users = await seedPartitions();
     const token = await mintToken(spec.claims(users));
@@ -89,14 +105,12 @@ describe('partitions: two users x two vaults', () => {
         const mcpText = await mcp.text();
         if (allowed) {
           expectedReads += 2;
-          if (contract === 'metadata_facets') {
-            expect(rest.status).toBe(200);
-            expect(JSON.parse(mcpText).result.isError).toBeUndefined();
-            continue;
-          }
+          // Exactly its own partition's payload. A payload that is the same in every partition (one without
+          // heading text or title) cannot tell them apart; the canister reads below still do.
+          const expected = payloadFor(contract, spec.owner, vault);
           expect(rest.status).toBe(200);
-          expect(headingOf(JSON.parse(restText))).toBe(headingFor(spec.owner, vault));
-          expect(headingOf(JSON.parse(mcpText).result.structuredContent)).toBe(headingFor(spec.owner, vault));
+          expect(restText, contract).toBe(JSON.stringify(expected));
+          expect(JSON.parse(mcpText).result.structuredContent, contract).toEqual(expected);
         } else {
           expect(rest.status).toBe(403);
           expect(restText).toBe(VAULT_FORBIDDEN_REST);
