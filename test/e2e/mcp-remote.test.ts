@@ -13,6 +13,7 @@ import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { authorizeInUserAgent } from '../support/node/oauth-client';
+import { CONTRACTS } from '../../src/contracts/registry';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MCP_REMOTE = path.join(repoRoot, 'node_modules', 'mcp-remote', 'dist', 'proxy.js');
@@ -100,7 +101,7 @@ describe('mcp-remote over OAuth', () => {
       await connected;
 
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['get_document_tree', 'get_metadata_facets', 'get_note_outline', 'get_section_source']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(CONTRACTS.map((contract) => contract.tool).sort());
       const result = (await client.callTool({ name: 'get_section_source', arguments: { path: NOTE_PATH } })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as { schema: string }).schema).toBe('knowtation.section_source/v0');

@@ -10,6 +10,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextp
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadVault } from '../../demo/canister.mjs';
 import { mintViewerToken } from '../../scripts/token.mjs';
+import { CONTRACTS, contractForTool } from '../../src/contracts/registry';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const workerUrl = inject('workerUrl');
@@ -18,20 +19,8 @@ const mcpUrl = new URL(`${workerUrl}/mcp`);
 /** A demo-vault note with headings at several levels, a project and tags: every tool has something to say. */
 const NOTE_PATH = 'projects/Aurora/roadmap.md';
 
-const TOOL_SCHEMAS = {
-  get_note_outline: 'knowtation.note_outline/v1',
-  get_document_tree: 'knowtation.document_tree/v0',
-  get_metadata_facets: 'knowtation.metadata_facets/v0',
-  get_section_source: 'knowtation.section_source/v0',
-} as const;
-type ToolName = keyof typeof TOOL_SCHEMAS;
-
-const REST_ROUTE_BY_TOOL: Record<ToolName, string> = {
-  get_note_outline: 'note-outline',
-  get_document_tree: 'document-tree',
-  get_metadata_facets: 'metadata-facets',
-  get_section_source: 'section-source',
-};
+/** Every tool the registry declares. */
+const TOOLS = CONTRACTS.map((contract) => contract.tool);
 
 function newClient(): Client {
   return new Client({ name: 'knowtation-edge-e2e', version: '0.0.0' });
@@ -83,9 +72,9 @@ describe('MCP SDK client over Streamable HTTP', () => {
     expect(transport.sessionId).toBeUndefined();
   });
 
-  it('lists exactly the four read-only tools with the path input and an output schema', async () => {
+  it('lists exactly the registry\'s tools, read-only, with the path input and an output schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(TOOL_SCHEMAS).sort());
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
     for (const tool of tools) {
       expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['path'], additionalProperties: false });
       expect(tool.outputSchema?.type).toBe('object');
@@ -93,18 +82,19 @@ describe('MCP SDK client over Streamable HTTP', () => {
     }
   });
 
-  it.each(Object.keys(TOOL_SCHEMAS) as ToolName[])('%s returns the REST payload as validated structuredContent', async (name) => {
+  it.each(TOOLS)('%s returns the REST payload as validated structuredContent', async (name) => {
+    const { schema, route } = contractForTool(name)!;
     // listTools caches each tool's outputSchema validator; callTool then validates structuredContent with it.
     await client.listTools();
     const result = (await client.callTool({ name, arguments: { path: NOTE_PATH } })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     const payload = result.structuredContent as Record<string, unknown>;
     expect(payload).toEqual(JSON.parse(onlyText(result)));
-    expect(payload.schema).toBe(TOOL_SCHEMAS[name]);
+    expect(payload.schema).toBe(schema);
     expect(payload.path).toBe(NOTE_PATH);
     expect(JSON.stringify(payload)).not.toMatch(/"(body|snippet|content)"\s*:/);
 
-    const rest = await fetch(`${workerUrl}/api/v1/${REST_ROUTE_BY_TOOL[name]}?path=${encodeURIComponent(NOTE_PATH)}`, {
+    const rest = await fetch(`${workerUrl}${route}?path=${encodeURIComponent(NOTE_PATH)}`, {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(rest.status).toBe(200);
@@ -124,7 +114,7 @@ describe('MCP SDK client over Streamable HTTP', () => {
     expect(sectionList.every((section) => section.body_returned === false)).toBe(true);
   });
 
-  it.each(Object.keys(TOOL_SCHEMAS) as ToolName[])('%s refuses a traversal path with a sanitized tool error', async (name) => {
+  it.each(TOOLS)('%s refuses a traversal path with a sanitized tool error', async (name) => {
     const result = (await client.callTool({ name, arguments: { path: '../x.md' } })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();

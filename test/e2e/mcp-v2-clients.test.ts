@@ -1,21 +1,17 @@
 // The MCP SDK v2 Client (@modelcontextprotocol/client) in each of its version-negotiation
 // modes, against the real Worker served over HTTP and the demo vault: `auto` probes with
 // server/discover and must settle on 2026-07-28, a client pinned to 2026-07-28 must be
-// served sessionlessly, and `legacy` must go through initialize. Each calls all four tools;
+// served sessionlessly, and `legacy` must go through initialize. Each calls every tool;
 // the client validates structuredContent against the outputSchema it listed.
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mintViewerToken } from '../../scripts/token.mjs';
+import { CONTRACTS, contractForTool } from '../../src/contracts/registry';
 
 const workerUrl = inject('workerUrl');
 const NOTE_PATH = 'projects/Aurora/roadmap.md';
-const TOOLS = {
-  get_note_outline: 'note-outline',
-  get_document_tree: 'document-tree',
-  get_metadata_facets: 'metadata-facets',
-  get_section_source: 'section-source',
-} as const;
-type ToolName = keyof typeof TOOLS;
+/** Every tool the registry declares. */
+const TOOLS = CONTRACTS.map((contract) => contract.tool);
 
 type Mode = 'auto' | 'legacy' | { pin: '2026-07-28' };
 const MODES: Array<[string, Mode, string]> = [
@@ -50,23 +46,24 @@ describe.each(MODES)('MCP SDK v2 Client, %s', (_label, mode, expectedVersion) =>
     expect(client.getInstructions()).toMatch(/untrusted/);
   });
 
-  it('lists the four read-only tools with output schemas', async () => {
+  it('lists exactly the registry\'s tools, read-only, with output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(TOOLS).sort());
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
     for (const tool of tools) {
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     }
   });
 
-  it.each(Object.keys(TOOLS) as ToolName[])('%s returns the REST payload', async (name) => {
+  it.each(TOOLS)('%s returns the REST payload', async (name) => {
+    const { route } = contractForTool(name)!;
     await client.listTools();
     const result = (await client.callTool({ name, arguments: { path: NOTE_PATH } })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(result.content).toHaveLength(1);
     const [item] = result.content;
     if (item?.type !== 'text') throw new Error('expected one text item');
-    const rest = await fetch(`${workerUrl}/api/v1/${TOOLS[name]}?path=${encodeURIComponent(NOTE_PATH)}`, {
+    const rest = await fetch(`${workerUrl}${route}?path=${encodeURIComponent(NOTE_PATH)}`, {
       headers: { Authorization: `Bearer ${token}` },
     });
     const restText = await rest.text();

@@ -18,11 +18,13 @@ import {
   type OAuthConnection,
   type RecordedExchange,
 } from '../support/node/oauth-client';
+import { CONTRACTS } from '../../src/contracts/registry';
 
 const workerUrl = inject('workerUrl');
 const authServerUrl = inject('authServerUrl');
 const NOTE_PATH = 'projects/Aurora/roadmap.md';
-const TOOLS = ['get_note_outline', 'get_document_tree', 'get_metadata_facets', 'get_section_source'];
+/** Every tool the registry declares. */
+const TOOLS = CONTRACTS.map((contract) => contract.tool);
 const ERAS = [
   ['2026-07-28', { mode: 'auto' as const }],
   ['2025-11-25', { mode: 'legacy' as const }],
@@ -41,7 +43,7 @@ async function connect(path: string, era: (typeof ERAS)[number][1], provider?: I
 }
 
 describe.each(ERAS)('MCP SDK v2 client over OAuth, %s', (revision, era) => {
-  it.each(ENDPOINTS)('on %s: 401, discovery, registration, authorization, token, then all four tools', async (path) => {
+  it.each(ENDPOINTS)('on %s: 401, discovery, registration, authorization, token, then every tool', async (path) => {
     const { client, provider, exchanges } = await connect(path, era);
     expect(client.getNegotiatedProtocolVersion()).toBe(revision);
 
@@ -86,7 +88,7 @@ describe.each(ERAS)('MCP SDK v2 client over OAuth, %s', (revision, era) => {
     expect(exchanges[0].status).toBe(401);
     expect(exchanges[0].wwwAuthenticate).toMatch(/^Bearer error="invalid_token", /);
     expect(provider.tokens()?.access_token).not.toBe(expired);
-    expect((await client.listTools()).tools).toHaveLength(4);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
   });
 
   it('a vault outside the user allowlist is refused by the authorization server (invalid_target), before consent and before the Worker', async () => {

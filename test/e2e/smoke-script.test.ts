@@ -5,28 +5,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { mintViewerToken } from '../../scripts/token.mjs';
+import { CONTRACTS } from '../../src/contracts/registry';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const script = path.join(repoRoot, 'scripts', 'smoke.mjs');
 const workerUrl = inject('workerUrl');
 
-/** Routes and tools the smoke run must cover: health, 2 metadata documents, 4 REST routes, 2 refusals, initialize, tools/list, 4 tool calls. */
+/** Routes and tools the smoke run must cover: health, 2 metadata documents, each contract's REST route, 2 refusals, initialize, tools/list, each contract's tool call. */
 const EXPECTED_CHECKS = [
   'GET /health',
   'GET /.well-known/oauth-protected-resource',
   'GET /.well-known/oauth-protected-resource/mcp',
-  'GET /api/v1/note-outline',
-  'GET /api/v1/document-tree',
-  'GET /api/v1/metadata-facets',
-  'GET /api/v1/section-source',
+  ...CONTRACTS.map((contract) => `GET ${contract.route}`),
   'REST without a token is refused (401 UNAUTHORIZED)',
   'REST traversal path is refused (400 INVALID_PATH, no echo)',
   'MCP initialize',
   'MCP tools/list',
-  'MCP tools/call get_note_outline',
-  'MCP tools/call get_document_tree',
-  'MCP tools/call get_metadata_facets',
-  'MCP tools/call get_section_source',
+  ...CONTRACTS.map((contract) => `MCP tools/call ${contract.tool}`),
 ];
 
 interface RunResult {
