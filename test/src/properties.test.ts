@@ -1,5 +1,5 @@
 /**
- * Property tests of the four builders over generated Markdown.
+ * Property tests of the contract builders over generated Markdown.
  *
  * The generator places a unique sentinel wherever body content may hide
  * (paragraph text, inline and block code, HTML comments and blocks, link and

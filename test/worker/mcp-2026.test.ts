@@ -55,7 +55,7 @@ describe('MCP 2026-07-28, sessionless', () => {
     expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported media type: send application/json' }, id: 7 });
   });
 
-  it('tools/list: four read-only tools with outputSchema, cacheable by this client only', async () => {
+  it('tools/list: every read-only tool with outputSchema, cacheable by this client only', async () => {
     const { token } = await setup();
     const body = await (await modern('tools/list', {}, token)).json<any>();
     expect(body.result.tools.map((t: any) => t.name)).toEqual(Object.values(TOOLS));

@@ -63,7 +63,7 @@ describe('MCP protocol', () => {
     expect((await list.json<any>()).result.tools).toHaveLength(CONTRACTS.length);
   });
 
-  it.each(['viewer', 'editor', 'evaluator', 'admin', 'member', undefined])('tools/list for role %s shows the four read tools', async (role) => {
+  it.each(['viewer', 'editor', 'evaluator', 'admin', 'member', undefined])('tools/list for role %s shows every read tool', async (role) => {
     const { token } = await setup({ role });
     const res = await mcpPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token });
     const { tools } = (await res.json<any>()).result;

@@ -1,7 +1,7 @@
 /**
  * Path and vault attacks. Payloads are generated from
- * templates; each must be refused on all four REST routes (400, fixed body)
- * and on all four MCP tools ('Invalid path'), before the canister is
+ * templates; each must be refused on every contract's REST route (400, fixed
+ * body) and MCP tool ('Invalid path'), before the canister is
  * contacted, with the raw input in no response and no log line. The served
  * side proves the guard is not a blanket refusal: what the hosted
  * normalizer turns into a plain file name is read and answered with the

@@ -25,7 +25,7 @@ function expectSecurityHeaders(res: Response) {
 }
 
 describe('REST: success', () => {
-  it('serves all four contracts byte-identical to buildContract', async () => {
+  it('serves every contract byte-identical to buildContract', async () => {
     const { note, token } = await setup();
     for (const [contract, route] of Object.entries(REST_ROUTES)) {
       const res = await restGet(route, note.path, { token });
