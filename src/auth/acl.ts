@@ -1,8 +1,8 @@
 /**
  * The role ACL of what this Worker serves, and only that: which of the registry's contracts a role
  * may read. The Hub's full table of tools and roles is its gateway's (aaronrene/knowtation,
- * hub/gateway/mcp-tool-acl.mjs): there the four body-free contracts are read tools, and every role
- * holds the read tools, so here every role reads all four. A role the table does not name (the
+ * hub/gateway/mcp-tool-acl.mjs): there the body-free contracts are read tools, and every role
+ * holds the read tools, so here every role reads every contract. A role the table does not name (the
  * bridge's `member`, a missing claim) is the viewer, as the gateway's fallback is its read set.
  */
 import { CONTRACTS, type ContractSpec } from '../contracts/registry';

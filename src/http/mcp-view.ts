@@ -1,6 +1,6 @@
 /**
  * The MCP Apps view (SEP-1865, extension `io.modelcontextprotocol/ui`, revision 2026-01-26): one
- * `ui://` HTML resource that draws any of the four contracts' payloads, named by every tool in
+ * `ui://` HTML resource that draws any contract's payload, named by every tool in
  * `_meta.ui.resourceUri` (and the deprecated flat `ui/resourceUri` key, as the extension's own
  * helpers set it). The page is assets/mcp-view.html (scripts/build-mcp-view.mjs), served from the
  * Worker's static assets through the ASSETS binding, so it costs the bundle nothing and reading it

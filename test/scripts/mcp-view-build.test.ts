@@ -7,10 +7,20 @@ import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { VIEW_OUTPUT, VIEW_SOURCES, buildMcpView } from '../../scripts/build-mcp-view.mjs';
 import * as view from '../../src/http/mcp-view';
+import { CONTRACTS } from '../../src/contracts/registry';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 describe('assets/mcp-view.html', () => {
+  // Every tool's `_meta.ui` names the view, so a contract it cannot draw would open a page that says so.
+  it('draws every contract the registry serves: its renderer maps each schema id to its REST route', () => {
+    const source = readFileSync(path.join(root, 'demo/explorer/render.js'), 'utf8');
+    const table = /const SCHEMA_ROUTES = \{([^}]*)\};/.exec(source)?.[1] ?? '';
+    const drawn = Object.fromEntries([...table.matchAll(/'([^']+)':\s*'([^']+)'/g)].map((match) => [match[1], match[2]]));
+    const served = Object.fromEntries(CONTRACTS.map((contract) => [contract.schema, contract.route.replace('/api/v1/', '')]));
+    expect(drawn).toEqual(served);
+  });
+
   it('is current: equal to a fresh build of its sources (npm run build:view)', () => {
     expect(readFileSync(VIEW_OUTPUT, 'utf8') === buildMcpView(), 'assets/mcp-view.html is stale: run npm run build:view').toBe(true);
   });
