@@ -173,17 +173,23 @@ const CLIENTS: ConnectorClient[] = [
     note: 'the MCP TypeScript SDK clients register the same way',
   },
   {
-    name: 'MCP Inspector 0.16.8',
+    name: 'MCP Inspector 2.12.0',
     product: 'MCP Inspector',
     source:
-      '@modelcontextprotocol/inspector-client 0.16.8 (the release README\'s Inspector command runs), registered from the browser; later releases ' +
-      'use a client ID metadata document only when one is configured',
+      '@modelcontextprotocol/inspector 2.12.0 (npm, read 2026-12-07): clientMetadata in clients/cli/build/index.js (BaseOAuthClientProvider, ' +
+      'shared by every client) and clients/web/dist/assets/index-qtX15-Bz.js, callback {the web page origin}/oauth/callback, the page on ' +
+      'http://127.0.0.1:6274 by default (clients/web/build/index.js); the web UI sends discovery, registration and token requests from its ' +
+      "backend (/api/fetch), not the browser; scope as @modelcontextprotocol/client 2.3.1's determineScope picks it, empty when nothing names one",
     registration: {
-      redirectUris: ['http://localhost:6274/oauth/callback', 'http://localhost:6274/oauth/callback/debug'],
+      redirectUris: ['http://127.0.0.1:6274/oauth/callback'],
       tokenEndpointAuthMethod: 'none',
+      applicationType: 'native',
       grantTypes: CODE_AND_REFRESH,
       extra: { client_uri: 'https://github.com/modelcontextprotocol/inspector', scope: '' },
     },
+    note:
+      'a client ID metadata document only when the user configures its URL (there is no default one); the CLI and TUI register the same ' +
+      'with http://127.0.0.1:6276/oauth/callback',
   },
 ];
 

@@ -34,6 +34,20 @@ const USER: DemoUser = {
   name: 'Demo user',
 };
 
+/**
+ * What the MCP Inspector 0.16.8 web page registers, from the browser (@modelcontextprotocol/inspector-client
+ * 0.16.8; docs/MCP.md runs it). 2.x registers from its own backend, without CORS (scripts/lib/connector-clients.ts).
+ */
+const INSPECTOR_BROWSER_REGISTRATION = {
+  client_name: 'unit test (MCP Inspector 0.16.8)',
+  redirect_uris: [`${INSPECTOR_ORIGIN}/oauth/callback`, `${INSPECTOR_ORIGIN}/oauth/callback/debug`],
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+  client_uri: 'https://github.com/modelcontextprotocol/inspector',
+  scope: '',
+};
+
 function publicClient(redirectUris: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     client_name: 'Unit test client',
@@ -288,8 +302,7 @@ describe('local authorization server and the connectors (autoApprove)', () => {
         expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
         expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
 
-        const inspector = CONNECTOR_CLIENTS.find((client) => client.name.startsWith('MCP Inspector'))!;
-        const registration = await register(`${as.issuer}/reg`, connectorRegistration(inspector, 'unit test'), { origin });
+        const registration = await register(`${as.issuer}/reg`, INSPECTOR_BROWSER_REGISTRATION, { origin });
         expect(registration.status).toBe(201);
         expect(registration.headers.get('access-control-allow-origin')).toBe(origin);
         expect(registration.headers.get('access-control-allow-credentials')).toBeNull();
@@ -312,13 +325,12 @@ describe('local authorization server and the connectors (autoApprove)', () => {
       expect(metadataResponse.headers.get('access-control-allow-origin')).toBe(INSPECTOR_ORIGIN);
       const metadata = (await metadataResponse.json()) as { registration_endpoint: string; token_endpoint: string; scopes_supported: string[] };
 
-      const inspector = CONNECTOR_CLIENTS.find((client) => client.name.startsWith('MCP Inspector'))!;
       // The Inspector registers with the server's scopes_supported as its scope.
-      const registration = { ...connectorRegistration(inspector, 'unit test'), scope: metadata.scopes_supported.join(' ') };
+      const registration = { ...INSPECTOR_BROWSER_REGISTRATION, scope: metadata.scopes_supported.join(' ') };
       const registered = await register(metadata.registration_endpoint, registration, { origin: INSPECTOR_ORIGIN });
       const clientId = ((await registered.json()) as { client_id: string }).client_id;
 
-      const redirectUri = inspector.registration!.redirectUris[0];
+      const redirectUri = INSPECTOR_BROWSER_REGISTRATION.redirect_uris[0];
       const codes = [];
       for (let i = 0; i < 2; i += 1) {
         const challenge = pkce();
