@@ -7,8 +7,6 @@
  * /health, and by `npm run check-config`, which runs this same schema.
  */
 import * as z from 'zod/v4';
-import type { AssetsBinding } from './http/mcp-view';
-import { CARD_NAME_PATTERN } from './http/server-identity';
 
 export const MIN_HMAC_SECRET_CHARS = 32;
 
@@ -19,6 +17,9 @@ export const CANISTER_TIMEOUT_DEFAULT_MS = 5_000;
 export const ENVIRONMENTS = ['local', 'staging', 'production'] as const;
 export const BOOLEAN_TEXT = ['true', 'false'] as const;
 export const SWITCH_TEXT = ['on', 'off'] as const;
+
+/** The server card and server.json `name` (src/http/server-identity.ts): both schemas' pattern, and their 3 to 200 characters. */
+export const CARD_NAME_PATTERN = /^(?=.{3,200}$)[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
 
 const optionalText = z
   .string()
@@ -119,6 +120,11 @@ export const EnvSchema = z.object({
     SERVER_WEBSITE_URL: optionalText.pipe(z.url({ protocol: /^https$/ }).optional()),
     MCP_APPS_VIEW: optionalText.pipe(z.enum(SWITCH_TEXT).default('on')),
 });
+
+/** The Workers static-assets binding, as far as the MCP Apps view uses it (src/http/mcp-view.ts). */
+export interface AssetsBinding {
+  fetch(request: Request): Promise<Response>;
+}
 
 /** The Workers Rate Limiting binding's API (only `key` is honoured in production); src/rate-limit.ts spends it. */
 export interface RateLimitBinding {

@@ -13,6 +13,7 @@
  * type. Tool results never change. The key names are the extension's
  * (test/scripts/mcp-view-build.test.ts compares them with @modelcontextprotocol/ext-apps).
  */
+import type { AssetsBinding } from '../config';
 import { isPlainObject } from './mcp-era';
 
 export const VIEW_EXTENSION_ID = 'io.modelcontextprotocol/ui';
@@ -59,11 +60,6 @@ export function declaresView(rawMessage: unknown): boolean {
   const extensions = capabilities && isPlainObject(capabilities.extensions) ? capabilities.extensions : undefined;
   const settings = extensions && isPlainObject(extensions[VIEW_EXTENSION_ID]) ? extensions[VIEW_EXTENSION_ID] : undefined;
   return settings !== undefined && Array.isArray(settings.mimeTypes) && settings.mimeTypes.includes(VIEW_MIME_TYPE);
-}
-
-/** The Workers static-assets binding, as far as the view uses it. */
-export interface AssetsBinding {
-  fetch(request: Request): Promise<Response>;
 }
 
 /** The view page from the static assets, or null when the binding cannot give it. */

@@ -89,6 +89,3 @@ export function defaultCardName(origin: string): string {
         : `ip-${address.replace(/[.:]/g, '-')}`;
   return `${namespace}/${CARD_NAME_SERVER_PART}`;
 }
-
-/** The server card and server.json `name`: both schemas' pattern, and their 3 to 200 characters. */
-export const CARD_NAME_PATTERN = /^(?=.{3,200}$)[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
