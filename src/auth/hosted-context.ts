@@ -24,7 +24,7 @@ import type { ReadError } from '../errors';
 import { boundedGet } from '../bounded-fetch';
 import { hasUnsafeCharacter } from '../unsafe-text';
 import { normalizeRole } from './acl';
-import { MAX_IDENTITY_CHARS, type HostedScope, type Principal } from './jwt';
+import { MAX_IDENTITY_CHARS, principalOf, type HostedScope, type Principal } from './jwt';
 
 /** The gateway keeps a hosted context 5 s per (user, vault) (hub/gateway/server.mjs HOSTED_CTX_TTL_MS). */
 export const HOSTED_CONTEXT_TTL_MS = 5_000;
@@ -185,17 +185,7 @@ async function askHub(url: string, config: Config, principal: Principal, token: 
   if (answer.status !== 200) return { ok: false, reason: 'hub_invalid' };
   const context = contextOf(answer.bytes, principal.sub, vaultId);
   if (!context) return { ok: false, reason: 'hub_invalid' };
-  // The token principal's fields in its order (jwt.ts), so both kinds of principal share one shape.
-  const withContext: Principal = Object.freeze({
-    sub: principal.sub,
-    tokenType: principal.tokenType,
-    role: context.role,
-    canisterUserId: context.canisterUserId,
-    allowedVaultIds: context.allowedVaultIds,
-    scope: context.scope,
-    context: 'hub',
-  });
-  return { ok: true, principal: withContext };
+  return { ok: true, principal: principalOf({ ...principal, ...context, context: 'hub' }) };
 }
 
 /** The context in an answer's bytes, or null when they are not this token's hosted context for this vault. */

@@ -70,6 +70,22 @@ export interface Principal {
 }
 
 /**
+ * The one constructor of a Principal: frozen, as a remembered principal answers later requests, and
+ * its fields always in this order, so every principal (the token's, the Hub's) has one object shape.
+ */
+export function principalOf(fields: Principal): Principal {
+  return Object.freeze({
+    sub: fields.sub,
+    tokenType: fields.tokenType,
+    role: fields.role,
+    canisterUserId: fields.canisterUserId,
+    allowedVaultIds: fields.allowedVaultIds,
+    scope: fields.scope,
+    context: fields.context,
+  });
+}
+
+/**
  * The claims that make a token carry its own hosted context, with `scope` when it is an object.
  * Any one of them present makes the token the whole statement (a missing one takes its default);
  * `role` alone does not count, as the Hub's session token carries the gateway's own role
@@ -458,8 +474,7 @@ async function principalFrom(
     allowedVaultIds = allowedVaultIds ? allowedVaultIds.filter((v) => bound.includes(v)) : bound;
   }
 
-  // Frozen: a remembered principal answers later requests (accepted-tokens.ts), so nothing may change it.
-  const principal: Principal = Object.freeze({
+  const principal = principalOf({
     sub: claims.sub,
     tokenType: tokenType.value,
     role: normalizeRole(claims.role),
